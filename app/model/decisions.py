@@ -1,0 +1,108 @@
+"""The six decision trade-off cards: which side the workload favours and why (catalogue keys + values)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DECISION_IDS = (
+    "sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training", "kl_control", "eval_gating",
+)
+DECISION_STATES = ("needed", "useful", "trade_off", "not_yet")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    id: str
+    state: str          # needed | useful | trade_off | not_yet
+    reason: str         # catalogue key
+    args: dict = field(default_factory=dict)
+
+
+def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
+    """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results."""
+    i = inputs
+    rl_loop = stage in ("ppo_loop", "scaled_rollouts", "eval_gated")
+    out: dict[str, Decision] = {}
+
+    def put(id_: str, state: str, reason: str, **args) -> None:
+        out[id_] = Decision(id_, state, f"decision.{id_}.{reason}", args)
+
+    # SFT vs preference data
+    if i.demos == 0:
+        put("sft_vs_preference", "needed", "no_sft", pairs=i.pairs)
+    elif i.pairs == 0:
+        put("sft_vs_preference", "not_yet", "sft_only", demos=i.demos)
+    else:
+        put("sft_vs_preference", "useful", "both", demos=i.demos, pairs=i.pairs, ratio=i.pairs / i.demos)
+
+    # Reward model vs DPO
+    ppo_gb = memory.total_gb
+    if i.pairs == 0:
+        put("rm_vs_dpo", "not_yet", "no_pairs")
+    elif stage == "dpo":
+        put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb, epoch_s=dpo.epoch_s,
+            ppo_step_s=step.total_s)
+    elif i.rollouts == 0:
+        put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
+    else:
+        put("rm_vs_dpo", "needed", "ppo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb)
+
+    # Rollout-generation throughput
+    if not rl_loop:
+        put("rollout_throughput", "not_yet", "dpo" if stage == "dpo" else "no_rollouts")
+    else:
+        lvl = meters["rollout_load"].level
+        args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=step.gen.tensor_parallel,
+                    replicas=step.gen.replicas, batch=step.gen.batch, tokens_per_s=step.gen.tokens_per_s)
+        if lvl == "hot":
+            put("rollout_throughput", "needed", "hot", **args)
+        elif lvl == "warn" or step.generation_share >= 0.5:
+            put("rollout_throughput", "useful", "warn", **args)
+        else:
+            put("rollout_throughput", "trade_off", "ok", **args)
+
+    # Distributed policy training
+    need_gb, need_min, fits = (dpo.per_gpu_gb * i.gpus, dpo.min_gpus, dpo.fits) if stage == "dpo" else (
+        memory.total_gb, memory.min_gpus, memory.fits)
+    if stage in ("sft_only", "reward_model"):
+        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * 16
+        need_min = None
+        fits = need_gb / i.gpus <= memory.usable_gb
+    args = dict(total_gb=need_gb, gpus=i.gpus, per_gpu_gb=need_gb / i.gpus, usable_gb=memory.usable_gb,
+                min_gpus=need_min or 0)
+    if not fits:
+        put("distributed_training", "needed", "nofit" if need_min else "never", **args)
+    elif need_gb > memory.usable_gb:
+        put("distributed_training", "needed", "sharded", **args)
+    else:
+        put("distributed_training", "not_yet", "single", **args)
+
+    # KL / reference control
+    if not (rl_loop or stage == "dpo"):
+        put("kl_control", "not_yet", "no_loop")
+    else:
+        lvl = meters["kl_risk"].level
+        args = dict(kl=i.kl, epochs=i.epochs)
+        if lvl == "hot":
+            put("kl_control", "needed", "hot", **args)
+        elif i.kl >= 0.5:
+            put("kl_control", "trade_off", "too_strong", **args)
+        else:
+            put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
+
+    # Eval + safety gating
+    if not (rl_loop or stage == "dpo"):
+        put("eval_gating", "not_yet", "offline")
+    else:
+        lvl = meters["eval_need"].level
+        args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
+                    hours=meters["eval_need"].figure_args.get("hours", 0))
+        if gated:
+            put("eval_gating", "useful", "gated", **args)
+        elif lvl == "hot":
+            put("eval_gating", "needed", "hot", **args)
+        elif lvl == "warn":
+            put("eval_gating", "useful", "warn", **args)
+        else:
+            put("eval_gating", "trade_off", "ok", **args)
+    return out

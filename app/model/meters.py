@@ -1,0 +1,134 @@
+"""The five bottleneck meters: physical estimates normalised against stated ranges (teaching assumptions).
+
+Each meter is 0–100 with a level (ok < warn ≤ … < hot), the physical figure behind it and the formula that
+produced it.  Text is given as catalogue keys plus values; the web layer renders them in zh or en.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from app.model.assumptions import (
+    DPO_BATCH_PAIRS,
+    KL_REF_DPO,
+    KL_REF_PPO,
+    MEMORY_HOT,
+    MEMORY_WARN,
+    METER_EVAL_HIGH,
+    METER_EVAL_LOW,
+    METER_HOT,
+    METER_TIME_HIGH_S,
+    METER_TIME_LOW_S,
+    METER_WARN,
+)
+
+METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    id: str
+    value: int                # 0..100
+    level: str                # ok | warn | hot
+    figure: str               # catalogue key of the physical figure sentence
+    figure_args: dict = field(default_factory=dict)
+    formula: str = ""         # catalogue key of the formula
+    formula_args: dict = field(default_factory=dict)
+
+
+def log_scale(x: float, low: float, high: float) -> float:
+    """0 at ``low``, 100 at ``high``, logarithmic between, clamped.
+
+    >>> log_scale(60.0, 1.0, 3600.0)
+    50.0
+    """
+    if x <= low:
+        return 0.0
+    if x >= high:
+        return 100.0
+    return 100.0 * math.log(x / low) / math.log(high / low)
+
+
+def level(value: float, warn: float = METER_WARN, hot: float = METER_HOT) -> str:
+    return "hot" if value >= hot else "warn" if value >= warn else "ok"
+
+
+def _meter(id_: str, value: float, lvl: str | None, figure: str, figure_args: dict, formula: str,
+           formula_args: dict) -> Meter:
+    v = int(round(min(100.0, max(0.0, value))))
+    return Meter(id_, v, lvl or level(v), figure, figure_args, formula, formula_args)
+
+
+def rollout_load(generation_s: float, generation_gpu_s: float, share: float, active: bool) -> Meter:
+    """Generation wall-clock seconds per PPO step on a log scale, 1 s → 0, 1 h → 100."""
+    if not active:
+        return _meter("rollout_load", 0, None, "meter.rollout_load.figure_none", {}, "meter.rollout_load.formula", {})
+    return _meter(
+        "rollout_load", log_scale(generation_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
+        "meter.rollout_load.figure",
+        {"seconds": generation_s, "gpu_seconds": generation_gpu_s, "share": share * 100},
+        "meter.time.formula", {"seconds": generation_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+    )
+
+
+def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active: bool,
+                 dpo_reference_s: float | None = None) -> Meter:
+    """Scoring wall-clock seconds per PPO step (reward, reference, critic, old log-probs), same scale.
+    Under DPO: the reference's log-probs for one DPO batch (64 pairs; computable once, before training)."""
+    if dpo_reference_s is not None:
+        return _meter(
+            "scoring_load", log_scale(dpo_reference_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
+            "meter.scoring_load.figure_dpo", {"seconds": dpo_reference_s, "batch": DPO_BATCH_PAIRS},
+            "meter.time.formula", {"seconds": dpo_reference_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+        )
+    if not active:
+        return _meter("scoring_load", 0, None, "meter.scoring_load.figure_none", {}, "meter.scoring_load.formula", {})
+    return _meter(
+        "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
+        "meter.scoring_load.figure", {"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s},
+        "meter.time.formula", {"seconds": scoring_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+    )
+
+
+def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int, gpu_memory_gb: float,
+                 fits: bool, min_gpus: int | None, what: str) -> Meter:
+    """Per-GPU memory of the fullest GPU as a percentage of usable memory (90 % of the card)."""
+    pct = 100.0 * per_gpu_gb / usable_gb
+    lvl = "hot" if not fits else level(pct, MEMORY_WARN, MEMORY_HOT)
+    args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
+            "pct": pct, "min_gpus": min_gpus or 0, "what": what}
+    figure = "meter.train_memory.figure" if fits else (
+        "meter.train_memory.figure_nofit" if min_gpus else "meter.train_memory.figure_never")
+    return _meter("train_memory", pct if fits else 100, lvl, figure, args, "meter.train_memory.formula",
+                  {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
+
+
+def kl_pressure(epochs: int, kl: float, dpo: bool) -> float:
+    """Teaching heuristic: x = epochs · β_ref / β (β_ref = 0.01 for PPO, after Llama 2; 0.05 for DPO)."""
+    return epochs * (KL_REF_DPO if dpo else KL_REF_PPO) / kl
+
+
+def kl_risk(epochs: int, kl: float, dpo: bool, active: bool) -> Meter:
+    """Risk = 100 · x / (1 + x): 50 when β = β_ref with one epoch; more epochs or a smaller β raise it."""
+    if not active:
+        return _meter("kl_risk", 0, None, "meter.kl_risk.figure_none", {}, "meter.kl_risk.formula", {})
+    x = kl_pressure(epochs, kl, dpo)
+    ref = KL_REF_DPO if dpo else KL_REF_PPO
+    return _meter("kl_risk", 100.0 * x / (1.0 + x), None,
+                  "meter.kl_risk.figure_dpo" if dpo else "meter.kl_risk.figure",
+                  {"kl": kl, "epochs": epochs, "pressure": x},
+                  "meter.kl_risk.formula", {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x})
+
+
+def eval_need(samples_between: float, hours_between: float, active: bool, dpo: bool) -> Meter:
+    """Samples trained between evals (rollouts · epochs per PPO step, or 64 pairs per DPO step) on a log scale,
+    1,000 → 0, 1,000,000 → 100."""
+    if not active:
+        return _meter("eval_need", 0, None, "meter.eval_need.figure_none", {}, "meter.eval_need.formula", {})
+    return _meter(
+        "eval_need", log_scale(samples_between, METER_EVAL_LOW, METER_EVAL_HIGH), None,
+        "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",
+        {"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS},
+        "meter.eval_need.formula", {"samples": samples_between, "low": METER_EVAL_LOW, "high": METER_EVAL_HIGH},
+    )

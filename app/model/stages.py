@@ -1,0 +1,160 @@
+"""Stage rules, diagram node and edge states, and the bottleneck node.
+
+The stage is derived from the inputs alone (docs/model.md has the same rules as a table):
+
+| order | rule                                                   | stage            |
+|-------|--------------------------------------------------------|------------------|
+| 1     | pairs = 0                                              | sft_only         |
+| 2     | method = dpo                                           | dpo              |
+| 3     | rollouts = 0                                           | reward_model     |
+| 4     | eval_every ≤ 20 PPO steps                              | eval_gated       |
+| 5     | rollouts ≥ 1,024 per step                              | scaled_rollouts  |
+| 6     | otherwise                                              | ppo_loop         |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
+from app.model.inputs import WorkloadInputs
+
+STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
+NODE_IDS = (
+    "demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
+    "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log",
+)
+# (edge id, from, to, async)
+EDGES: tuple[tuple[str, str, str, bool], ...] = (
+    ("demos_sft", "demonstrations", "sft_trainer", False),
+    ("pairs_rm", "preference_data", "rm_trainer", False),
+    ("rm_reward", "rm_trainer", "reward_model", False),
+    ("sft_rollout", "sft_trainer", "rollout_gen", False),
+    ("sft_reference", "sft_trainer", "reference_model", False),
+    ("rollout_reward", "rollout_gen", "reward_model", False),
+    ("reward_update", "reward_model", "policy_update", False),
+    ("reference_update", "reference_model", "policy_update", False),
+    ("update_rollout", "policy_update", "rollout_gen", False),
+    ("pairs_update", "preference_data", "policy_update", False),
+    ("update_eval", "policy_update", "eval_harness", False),
+    ("eval_registry", "eval_harness", "model_registry", False),
+    ("update_registry", "policy_update", "model_registry", False),
+    ("sft_registry", "sft_trainer", "model_registry", False),
+    ("rollout_metrics", "rollout_gen", "metrics_log", True),
+    ("update_metrics", "policy_update", "metrics_log", True),
+)
+DPO_REMOVES = ("rm_trainer", "reward_model", "rollout_gen")
+
+
+def stage_of(i: WorkloadInputs) -> str:
+    """The architecture stage, by the rules in the module docstring."""
+    if i.pairs == 0:
+        return "sft_only"
+    if i.method == "dpo":
+        return "dpo"
+    if i.rollouts == 0:
+        return "reward_model"
+    if i.eval_every <= EVAL_GATE_MAX_STEPS:
+        return "eval_gated"
+    if i.rollouts >= SCALED_ROLLOUTS_MIN:
+        return "scaled_rollouts"
+    return "ppo_loop"
+
+
+def is_gated(i: WorkloadInputs) -> bool:
+    return i.eval_every <= EVAL_GATE_MAX_STEPS
+
+
+@dataclass(frozen=True, slots=True)
+class NodeState:
+    active: bool
+    state: str  # ok | needed | warning | overloaded | inactive | removed
+    bottleneck: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeState:
+    id: str
+    source: str
+    target: str
+    active: bool
+    asynchronous: bool
+
+
+def active_nodes(i: WorkloadInputs, stage: str) -> dict[str, bool]:
+    rl_loop = stage in ("ppo_loop", "scaled_rollouts", "eval_gated")
+    dpo = stage == "dpo"
+    ppo_rm = i.pairs > 0 and i.method == "ppo"
+    return {
+        "demonstrations": i.demos > 0,
+        "sft_trainer": i.demos > 0,
+        "preference_data": i.pairs > 0,
+        "rm_trainer": ppo_rm,
+        "reward_model": ppo_rm,
+        "rollout_gen": rl_loop,
+        "policy_update": rl_loop or dpo,
+        "reference_model": rl_loop or dpo,
+        "eval_harness": is_gated(i),
+        "model_registry": True,
+        "metrics_log": rl_loop or dpo,
+    }
+
+
+def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple[EdgeState, ...]:
+    dpo = stage == "dpo"
+    gated = is_gated(i)
+    training = active["policy_update"]
+    special = {
+        "pairs_update": dpo,
+        "update_rollout": not dpo,
+        "update_eval": gated,
+        "eval_registry": gated,
+        "update_registry": not gated,
+        "sft_registry": not training and not gated,
+    }
+    return tuple(
+        EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
+        for eid, a, b, asy in EDGES
+    )
+
+
+def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
+                    training_s: float) -> str:
+    """The node that limits the current stage: the trainer before the loop exists, policy update when the
+    models do not fit, otherwise the phase with the most exposed wall-clock time per step."""
+    if stage == "sft_only":
+        return "sft_trainer"
+    if stage == "reward_model":
+        return "rm_trainer"
+    if stage == "dpo" or not fits:
+        return "policy_update"
+    phases = (("rollout_gen", generation_s), ("reward_model", exposed_scoring_s), ("policy_update", training_s))
+    return max(phases, key=lambda p: p[1])[0]
+
+
+def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_levels: dict[str, str],
+                fits: bool, bottleneck: str) -> dict[str, NodeState]:
+    dpo = stage == "dpo"
+    out: dict[str, NodeState] = {}
+    for node in NODE_IDS:
+        on = active[node]
+        if not on:
+            if dpo and node in DPO_REMOVES:
+                state = "removed"
+            elif node == "eval_harness" and meter_levels["eval_need"] != "ok":
+                state = "needed"
+            else:
+                state = "inactive"
+        elif node == "rollout_gen":
+            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["rollout_load"], "ok")
+        elif node == "reward_model" and stage not in ("reward_model", "sft_only"):
+            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["scoring_load"], "ok")
+        elif node == "policy_update":
+            state = "overloaded" if not fits else {"hot": "warning", "warn": "warning"}.get(
+                meter_levels["train_memory"], "ok")
+        elif node == "reference_model":
+            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["kl_risk"], "ok")
+        else:
+            state = "ok"
+        out[node] = NodeState(on, state, node == bottleneck)
+    return out
