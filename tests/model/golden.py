@@ -1,0 +1,87 @@
+"""Recorded model outputs, so that optimising ``app/model`` cannot silently change a figure.
+
+``golden_results.json`` was written by the model *before* the hot-path optimisation (issue 2) with::
+
+    .venv/bin/python -m tests.model.golden      # from the project root; rewrites the file
+
+Re-record only when a change of results is intended, and say so in the commit message.
+
+It holds the full result of the default inputs, of every preset and of every walkthrough step, and a
+SHA-256 of the full result for a seeded random sample of inputs (bit-exact: floats are stored by ``repr``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from app.model import DEFAULTS, WorkloadInputs, evaluate
+from app.model.inputs import CHOICES, NUMBERS
+from app.model.scenarios import PRESETS, WALKTHROUGH
+
+GOLDEN_PATH = Path(__file__).with_name("golden_results.json")
+RANDOM_SEED = 20240611
+RANDOM_COUNT = 300
+
+
+def plain(obj: object) -> object:
+    """A result as JSON-ready data: dataclasses and pydantic models become dicts, floats keep their repr."""
+    if isinstance(obj, BaseModel):
+        return {k: plain(v) for k, v in obj.model_dump().items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [plain(v) for v in obj]
+    if isinstance(obj, float):
+        return repr(obj)  # exact, and inf/nan survive JSON
+    return obj
+
+
+def digest(data: object) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def random_inputs(count: int = RANDOM_COUNT, seed: int = RANDOM_SEED) -> list[WorkloadInputs]:
+    """A seeded sample: numbers from the slider ladders or uniform in range, choices uniform."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        values: dict[str, object] = {}
+        for spec in NUMBERS:
+            if rng.random() < 0.7:
+                x = rng.choice(spec.ladder)
+            else:
+                x = rng.uniform(spec.minimum, spec.maximum)
+            values[spec.name] = int(round(x)) if spec.integer else float(x)
+        for spec in CHOICES:
+            values[spec.name] = rng.choice(spec.choices)
+        out.append(WorkloadInputs(**values))
+    return out
+
+
+def named_inputs() -> dict[str, WorkloadInputs]:
+    named = {"default": DEFAULTS}
+    named.update({f"preset:{p.id}": p.inputs for p in PRESETS})
+    named.update({f"walk:{w.number}": w.inputs for w in WALKTHROUGH})
+    return named
+
+
+def record() -> dict:
+    return {
+        "named": {name: plain(evaluate(inp)) for name, inp in named_inputs().items()},
+        "random": [
+            {"inputs": inp.model_dump(), "sha256": digest(plain(evaluate(inp)))} for inp in random_inputs()
+        ],
+    }
+
+
+if __name__ == "__main__":
+    GOLDEN_PATH.write_text(json.dumps(record(), indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    print(f"wrote {GOLDEN_PATH}")

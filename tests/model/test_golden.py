@@ -1,0 +1,34 @@
+"""The optimised model gives exactly the outputs recorded before the optimisation (see golden.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.model import WorkloadInputs, evaluate
+
+from .golden import GOLDEN_PATH, digest, named_inputs, plain
+
+GOLDEN = json.loads(GOLDEN_PATH.read_text())
+NAMED = named_inputs()
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN["named"]))
+def test_named_results_unchanged(name: str) -> None:
+    # full results of the default inputs, every preset and every walkthrough step, bit for bit
+    assert plain(evaluate(NAMED[name])) == GOLDEN["named"][name]
+
+
+def test_random_results_unchanged() -> None:
+    # 300 seeded random workloads, compared by SHA-256 of their full result
+    changed = [
+        case["inputs"] for case in GOLDEN["random"]
+        if digest(plain(evaluate(WorkloadInputs(**case["inputs"])))) != case["sha256"]
+    ]
+    assert changed == [], f"{len(changed)} results changed, first: {changed[:1]}"
+
+
+def test_golden_covers_presets_and_walkthrough() -> None:
+    assert set(GOLDEN["named"]) == set(NAMED)
+    assert len(GOLDEN["random"]) == 300
