@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from app.model.assumptions import (
     ASPECT,
-    DPO_BATCH_PAIRS,
     DECODE_BW_EFF,
+    DPO_BATCH_PAIRS,
     FORWARD_MFU,
     FWD_FLOPS,
     HYBRID_BATCH_PER_GPU,
@@ -50,7 +50,7 @@ def kv_bytes_per_token(params_b: float) -> float:
     Models with grouped-query attention (Llama 3, Llama 2 70B) need 4–8× less; this rule is conservative.
 
     >>> round(kv_bytes_per_token(13) / 1e3)   # LLaMA-13B: ≈ 800 KB per token [3]
-    835
+    837
     """
     layers = (params_b * GIGA / (PARAMS_PER_LAYER_D2 * ASPECT * ASPECT)) ** (1.0 / 3.0)
     return 2.0 * layers * (ASPECT * layers) * KV_BYTES
