@@ -19,6 +19,7 @@ from app.model.assumptions import (
     DPO_BATCH_PAIRS,
     FORWARD_MFU,
     FWD_FLOPS,
+    GPUS,
     HYBRID_BATCH_PER_GPU,
     INFER_BYTES,
     KV_BYTES,
@@ -127,6 +128,27 @@ def gpu_groups(gpus: int, colocated: bool) -> Groups:
     return Groups(generation, rest - generation, training, False)
 
 
+def _rates_of(gpu: GpuSpec) -> tuple[float, float, float]:
+    """(achieved forward FLOP/s, achieved decode bandwidth B/s, host link B/s) of one GPU."""
+    return (
+        gpu.peak_bf16_tflops * TERA * FORWARD_MFU,
+        gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BW_EFF,
+        gpu.host_link_gb_per_s * GIGA,
+    )
+
+
+# Input-independent, so computed once per known GPU (keyed by identity: hashing a GpuSpec costs more than
+# the three products it saves).  Any other GpuSpec is computed on the fly.
+_RATES: dict[int, tuple[GpuSpec, tuple[float, float, float]]] = {id(g): (g, _rates_of(g)) for g in GPUS.values()}
+
+
+def _gpu_rates(gpu: GpuSpec) -> tuple[float, float, float]:
+    known = _RATES.get(id(gpu))
+    if known is not None and known[0] is gpu:
+        return known[1]
+    return _rates_of(gpu)
+
+
 # --- generation: the decode roofline ----------------------------------------------------------------
 
 
@@ -180,24 +202,25 @@ def generation(
     avg_ctx = prompt_tokens + response_tokens / 2.0
     free_per_gpu_gb = gpu.memory_gb * USABLE - resident_gb_per_gpu
     flops_per_token = FWD_FLOPS * policy_b * GIGA
-    peak = gpu.peak_bf16_tflops * TERA * FORWARD_MFU
-    bandwidth = gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BW_EFF
-    host = gpu.host_link_gb_per_s * GIGA
-    best: Generation | None = None
+    peak, bandwidth, host = _gpu_rates(gpu)
+    floor, ceil = math.floor, math.ceil
+    # The best engine so far, kept as plain locals: one Generation is built at the end (hot path).
+    best_seconds = math.inf
+    best = (0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0)
     tp = 1
     limit = min(gen_gpus, MAX_TP)
     while tp <= limit:
         replicas = gen_gpus // tp
         room_gb = tp * free_per_gpu_gb - weights_gb
         if room_gb >= kv_seq_gb:
-            batch_cap = math.floor(room_gb / kv_seq_gb)
+            batch_cap = floor(room_gb / kv_seq_gb)
             offloaded_gb = 0.0
         else:
             batch_cap = 1
             offloaded_gb = min(weights_gb + kv_seq_gb, kv_seq_gb - room_gb)
         batch_cap = max(1, min(batch_cap_per_gpu * tp, batch_cap))
         seqs = rollouts / replicas
-        waves = max(1, math.ceil(seqs / batch_cap - 1e-9))
+        waves = max(1, ceil(seqs / batch_cap - 1e-9))
         b = seqs / waves
         resident_read = (weights_gb - offloaded_gb + b * avg_ctx * kv_per_token / GIGA) * GIGA
         t_mem = max(resident_read, 0.0) / (tp * bandwidth) + offloaded_gb * GIGA / (tp * host)
@@ -205,16 +228,17 @@ def generation(
         step = max(t_mem, t_compute) + step_overhead_s
         prefill = b * prompt_tokens * flops_per_token / (tp * peak)
         seconds = waves * (prefill + response_tokens * step)
-        if best is None or seconds < best.seconds:
-            bound = "host_link" if offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
-            best = Generation(
-                seconds=seconds, gpus=gen_gpus, tensor_parallel=tp, replicas=replicas, batch=b, waves=waves,
-                kv_gb_per_replica=b * kv_seq_gb, offloaded_gb=offloaded_gb, decode_step_s=step,
-                tokens_per_s=rollouts * response_tokens / seconds, bound=bound,
-            )
+        if tp == 1 or seconds < best_seconds:  # the first engine is always a candidate
+            best_seconds = seconds
+            best = (tp, replicas, b, waves, offloaded_gb, step, t_mem, t_compute)
         tp *= 2
-    assert best is not None
-    return best
+    tp, replicas, b, waves, offloaded_gb, step, t_mem, t_compute = best
+    bound = "host_link" if offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    return Generation(
+        seconds=best_seconds, gpus=gen_gpus, tensor_parallel=tp, replicas=replicas, batch=b, waves=waves,
+        kv_gb_per_replica=b * kv_seq_gb, offloaded_gb=offloaded_gb, decode_step_s=step,
+        tokens_per_s=rollouts * response_tokens / best_seconds, bound=bound,
+    )
 
 
 # --- scoring and training: compute bound --------------------------------------------------------------
@@ -333,18 +357,74 @@ def _fits_ppo(mem: ModelMemory, gpus: int, colocated: bool, usable_gb: float, kv
     return max(train, score) <= usable_gb and gen + kv_seq_gb / tp <= usable_gb
 
 
-def min_gpus_that_fit(fits) -> int | None:
-    """Smallest G in [1, 4096] with fits(G) true; fits must be monotone in G."""
-    lo, hi = 1, 4096
+def _ppo_fit_test(mem: ModelMemory, colocated: bool, usable_gb: float, kv_seq_gb: float, floor_gpus: int):
+    """``g -> g >= floor_gpus and _fits_ppo(mem, g, …)``, the same arithmetic with the per-call work hoisted
+    out (min_gpus_that_fit calls it a dozen times per evaluation)."""
+    states = mem.states_gb
+    train_states = mem.actor_gb + mem.critic_gb
+    score_weights = mem.reference_gb + mem.reward_gb
+    gen_weights = mem.generation_weights_gb
+
+    if colocated:
+        def fits(g: int) -> bool:
+            if g < floor_gpus:
+                return False
+            tp = 1 << (min(g, MAX_TP).bit_length() - 1)
+            per_gpu = states / g
+            return per_gpu <= usable_gb and per_gpu + gen_weights / tp + kv_seq_gb / tp <= usable_gb
+    else:
+        def fits(g: int) -> bool:
+            if g < floor_gpus:
+                return False
+            training = (g + 1) // 2
+            rest = g - training
+            generation = (rest + 1) // 2
+            tp = 1 << (min(generation, MAX_TP).bit_length() - 1)
+            return (max(train_states / training, score_weights / max(rest - generation, 1)) <= usable_gb
+                    and gen_weights / tp + kv_seq_gb / tp <= usable_gb)
+    return fits
+
+
+MAX_GPUS = 4096  # the top of the gpus range; min_gpus is None beyond it
+
+
+def min_gpus_that_fit(fits, lo: int = 1) -> int | None:
+    """Smallest G in [1, 4096] with fits(G) true; fits must be monotone in G, and false below ``lo``.
+
+    Gallops up from ``lo`` (1, 2, 4, … past it), then bisects: a handful of calls when ``lo`` is a close lower
+    bound, as the callers' memory floors are.
+
+    >>> min_gpus_that_fit(lambda g: 100 / g <= 7.2)
+    14
+    >>> min_gpus_that_fit(lambda g: 100 / g <= 7.2, lo=12)
+    14
+    >>> min_gpus_that_fit(lambda g: False) is None
+    True
+    """
+    hi = MAX_GPUS
     if not fits(hi):
         return None
-    while lo < hi:
+    lo = min(max(lo, 1), hi)
+    probe, width = lo, 1
+    while probe < hi:
+        if fits(probe):
+            hi = probe
+            break
+        lo = probe + 1
+        probe = min(hi, probe + width)
+        width *= 2
+    while lo < hi:  # fits(hi) is true and nothing below lo fits
         mid = (lo + hi) // 2
         if fits(mid):
             hi = mid
         else:
             lo = mid + 1
     return lo
+
+
+def _lower_bound(gb: float, usable_gb: float, share: int = 1) -> int:
+    """A G below which ``gb`` / (G / share) cannot fit in ``usable_gb``, one GPU of margin for rounding."""
+    return max(1, int(gb * share / usable_gb) - 1)
 
 
 def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step) -> Memory:
@@ -357,9 +437,9 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step) -> Memory:
     tp = max(step.gen.tensor_parallel, 1)
     train, score, gen = _ppo_per_gpu_gb(mem, step.groups, tp)
     floor_gpus = 1 if colocated else SEPARATE_MIN_GPUS
-    min_g = min_gpus_that_fit(
-        lambda g: g >= floor_gpus and _fits_ppo(mem, g, colocated, usable, kv_seq_gb)
-    )
+    # Colocated, every GPU holds states/G; separate, the training half holds (actor + critic)/⌈G/2⌉.
+    lo = _lower_bound(mem.states_gb, usable) if colocated else _lower_bound(mem.actor_gb + mem.critic_gb, usable, 2)
+    min_g = min_gpus_that_fit(_ppo_fit_test(mem, colocated, usable, kv_seq_gb, floor_gpus), lo)
     return Memory(
         models=mem, per_gpu_gb=max(train, score, gen), gpu_memory_gb=gpu.memory_gb, usable_gb=usable,
         fits=_fits_ppo(mem, inputs.gpus, colocated, usable, kv_seq_gb), min_gpus=min_g,
@@ -399,7 +479,8 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus <= usable,
-        min_gpus=min_gpus_that_fit(lambda g: total_gb / g <= usable), tokens_per_pair=tokens,
+        min_gpus=min_gpus_that_fit(lambda g: total_gb / g <= usable, _lower_bound(total_gb, usable)),
+        tokens_per_pair=tokens,
     )
 
 
