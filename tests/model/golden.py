@@ -55,10 +55,7 @@ def random_inputs(count: int = RANDOM_COUNT, seed: int = RANDOM_SEED) -> list[Wo
     for _ in range(count):
         values: dict[str, object] = {}
         for spec in NUMBERS:
-            if rng.random() < 0.7:
-                x = rng.choice(spec.ladder)
-            else:
-                x = rng.uniform(spec.minimum, spec.maximum)
+            x = rng.choice(spec.ladder) if rng.random() < 0.7 else rng.uniform(spec.minimum, spec.maximum)
             values[spec.name] = int(round(x)) if spec.integer else float(x)
         for spec in CHOICES:
             values[spec.name] = rng.choice(spec.choices)
