@@ -1,0 +1,146 @@
+"""Routes: parse → compute → render.  No formula lives here; see app/model and app/view.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import parse_qs, urlsplit
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app import view
+from app.i18n import DEFAULT_LANG, LANGS
+from app.model import WorkloadInputs, evaluate, normalise
+from app.security import SecurityHeadersMiddleware
+
+ROOT = Path(__file__).parent
+STATIC = ROOT / "static"
+
+app = FastAPI(
+    title="RLHF Pipeline Lab",
+    summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
+    version="0.1.0",
+)
+app.add_middleware(SecurityHeadersMiddleware)
+app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+LAB_PATHS = {f"/{lang}/" for lang in LANGS}
+
+
+def _is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def _wants_partial(request: Request) -> bool:
+    """The live regions only: an htmx request from the workload form.  Boosted links (presets, walkthrough)
+    and history restores get the whole page."""
+    h = request.headers
+    return _is_htmx(request) and h.get("hx-boosted") != "true" and h.get("hx-history-restore-request") != "true"
+
+
+def _previous_query(request: Request) -> dict[str, list[str]] | None:
+    """The state before this change: htmx sends the page's URL as HX-Current-URL; a plain form submit sends
+    Referer.  Only a lab URL on this host counts."""
+    url = request.headers.get("hx-current-url") or request.headers.get("referer")
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if (parts.netloc and parts.netloc != request.url.netloc) or parts.path not in LAB_PATHS:
+        return None
+    return parse_qs(parts.query)
+
+
+def _pick_lang(request: Request) -> str:
+    cookie = request.cookies.get("lang")
+    if cookie in LANGS:
+        return cookie
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return DEFAULT_LANG
+
+
+@app.get("/", include_in_schema=False)
+def root(request: Request) -> RedirectResponse:
+    query = f"?{request.url.query}" if request.url.query else ""
+    response = RedirectResponse(f"/{_pick_lang(request)}/{query}", status_code=307)
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+@app.get("/healthz", include_in_schema=False)
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@app.get("/favicon.ico", include_in_schema=False)
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
+@app.get("/api/evaluate", summary="Evaluate a workload", response_model=None)
+def api_evaluate(params: Annotated[WorkloadInputs, Query()]) -> JSONResponse:
+    """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field."""
+    return JSONResponse(view.result_json(evaluate(params)))
+
+
+@app.get("/{lang}", include_in_schema=False)
+def lang_no_slash(lang: str, request: Request) -> RedirectResponse:
+    if lang not in LANGS:
+        raise StarletteHTTPException(404)
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"/{lang}/{query}", status_code=308)
+
+
+@app.get("/{lang}/", response_class=HTMLResponse, include_in_schema=False)
+def lab(lang: str, request: Request) -> Response:
+    if lang not in LANGS:
+        raise StarletteHTTPException(404)
+    query = parse_qs(request.url.query, keep_blank_values=True)
+    inputs, notices = normalise(query)
+    result = evaluate(inputs)
+    previous = None
+    prev_query = _previous_query(request)
+    if prev_query is not None:
+        prev_inputs, _ = normalise(prev_query)
+        if prev_inputs != inputs:
+            previous = (prev_inputs, evaluate(prev_inputs))
+    partial = _wants_partial(request)
+    ctx = view.lab_context(lang, result, notices, previous, present=query.get("present", [""])[-1] == "1")
+    ctx["partial"] = partial
+    response = view.render(request, "_live.html" if partial else "lab.html", ctx)
+    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-Current-URL"
+    if not partial:
+        response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+@app.get("/{lang}/tutorial", response_class=HTMLResponse, include_in_schema=False)
+def tutorial(lang: str, request: Request) -> Response:
+    if lang not in LANGS:
+        raise StarletteHTTPException(404)
+    return view.render(request, "tutorial.html", view.tutorial_context(lang))
+
+
+@app.get("/{lang}/compare", response_class=HTMLResponse, include_in_schema=False)
+def compare(lang: str, request: Request) -> Response:
+    if lang not in LANGS:
+        raise StarletteHTTPException(404)
+    query = parse_qs(request.url.query, keep_blank_values=True)
+    return view.render(request, "compare.html", view.compare_context(lang, query))
+
+
+@app.exception_handler(StarletteHTTPException)
+async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    if request.url.path.startswith("/api/") or exc.status_code != 404:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+    first = request.url.path.strip("/").split("/")[0]
+    lang = first if first in LANGS else _pick_lang(request)
+    response = view.render(request, "404.html", view.base_context(lang, "404"))
+    response.status_code = 404
+    return response

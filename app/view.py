@@ -1,0 +1,438 @@
+"""From a model Result to what the templates show: contexts, the diagram geometry, the JSON, the diff.
+
+Geometry, catalogues and static tables are built once at import; a request only fills in state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlencode
+
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+from starlette.requests import Request
+
+from app.i18n import LANGS, translator
+from app.model import WorkloadInputs, evaluate, normalise
+from app.model.assumptions import CONSTANTS, GPUS, SOURCES
+from app.model.decisions import DECISION_IDS
+from app.model.evaluate import Result
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, fmt_param
+from app.model.meters import METER_IDS
+from app.model.scenarios import PRESETS, WALKTHROUGH
+from app.model.stages import NODE_IDS, STAGE_IDS
+
+ROOT = Path(__file__).parent
+templates = Jinja2Templates(directory=ROOT / "templates")
+env = templates.env
+env.trim_blocks = True
+env.lstrip_blocks = True
+
+
+def _asset(name: str) -> str:
+    digest = hashlib.sha256((ROOT / "static" / name).read_bytes()).hexdigest()[:10]
+    return f"/static/{name}?v={digest}"
+
+
+ASSETS = {"css": _asset("app.css"), "js": _asset("app.js"), "htmx": "/static/htmx-2.0.11.min.js",
+          "icon": _asset("favicon.svg")}
+env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
+                   stage_ids=STAGE_IDS, node_ids=NODE_IDS)
+
+
+def render(request: Request, name: str, context: dict):
+    return templates.TemplateResponse(request, name, context)
+
+
+def lab_url(lang: str, inputs: WorkloadInputs, path: str = "", **changes) -> str:
+    return f"/{lang}/{path}?{urlencode(inputs.query(**changes))}"
+
+
+# --- diagram geometry (viewBox 0 0 1080 500) -----------------------------------------------------------
+
+NODE_W, NODE_H = 190, 66
+COLS = (20, 230, 440, 650, 865)
+ROWS = (62, 222, 382)
+NODE_POS: dict[str, tuple[int, int]] = {
+    "demonstrations": (COLS[0], ROWS[0]),
+    "preference_data": (COLS[0], ROWS[2]),
+    "sft_trainer": (COLS[1], ROWS[0]),
+    "rm_trainer": (COLS[1], ROWS[2]),
+    "reward_model": (COLS[2], ROWS[2]),
+    "rollout_gen": (COLS[2], ROWS[0]),
+    "reference_model": (COLS[3], ROWS[0]),
+    "policy_update": (COLS[3], ROWS[1]),
+    "model_registry": (COLS[4], ROWS[0]),
+    "eval_harness": (COLS[4], ROWS[1]),
+    "metrics_log": (COLS[4], ROWS[2]),
+}
+GROUPS = (  # id, x, y, w, h, member nodes
+    ("data", 8, 20, 214, 470),
+    ("sft", 218, 20, 214, 130),
+    ("reward", 218, 340, 424, 150),
+    ("rl", 428, 20, 434, 300),
+    ("eval", 853, 20, 214, 470),
+)
+
+
+def _anchor(node: str, side: str) -> tuple[float, float]:
+    x, y = NODE_POS[node]
+    return {
+        "l": (x, y + NODE_H / 2), "r": (x + NODE_W, y + NODE_H / 2),
+        "t": (x + NODE_W / 2, y), "b": (x + NODE_W / 2, y + NODE_H),
+        "tr": (x + NODE_W - 30, y), "br": (x + NODE_W - 30, y + NODE_H),
+        "bl": (x + 30, y + NODE_H), "tl": (x + 30, y),
+    }[side]
+
+
+def _path(edge: str, a: str, b: str) -> str:
+    """SVG path for one edge; straight where the grid allows, curved around nodes elsewhere."""
+    routes = {
+        "sft_reference": lambda: _curve(_anchor(a, "br"), (545, 190), _anchor(b, "bl")),
+        "update_rollout": lambda: _curve(_anchor(a, "l"), (560, 250), _anchor(b, "br")),
+        "reward_update": lambda: _curve(_anchor(a, "tr"), (640, 330), _anchor(b, "bl")),
+        "pairs_update": lambda: _curve(_anchor(a, "br"), (700, 520), _anchor(b, "br")),
+        "update_registry": lambda: _curve(_anchor(a, "tr"), (850, 160), _anchor(b, "bl")),
+        "update_metrics": lambda: _curve(_anchor(a, "br"), (850, 340), _anchor(b, "tl")),
+        "sft_registry": lambda: _curve(_anchor(a, "tr"), (650, -40), _anchor(b, "tl")),
+        "rollout_reward": lambda: _line(_anchor(a, "b"), _anchor(b, "t")),
+        "reference_update": lambda: _line(_anchor(a, "b"), _anchor(b, "t")),
+        "eval_registry": lambda: _line(_anchor(b, "b"), _anchor(a, "t"), reverse=True),
+        "rollout_metrics": lambda: _curve(_anchor(a, "bl"), (520, 470), _anchor(b, "l")),
+    }
+    if edge in routes:
+        return routes[edge]()
+    return _line(_anchor(a, "r"), _anchor(b, "l"))
+
+
+def _line(p: tuple[float, float], q: tuple[float, float], reverse: bool = False) -> str:
+    if reverse:
+        p, q = q, p
+    return f"M{p[0]:.0f},{p[1]:.0f} L{q[0]:.0f},{q[1]:.0f}"
+
+
+def _curve(p: tuple[float, float], c: tuple[float, float], q: tuple[float, float]) -> str:
+    return f"M{p[0]:.0f},{p[1]:.0f} Q{c[0]:.0f},{c[1]:.0f} {q[0]:.0f},{q[1]:.0f}"
+
+
+def _edge_geometry() -> dict[str, str]:
+    from app.model.stages import EDGES
+
+    return {eid: _path(eid, a, b) for eid, a, b, _ in EDGES}
+
+
+EDGE_PATHS = _edge_geometry()
+env.globals.update(node_pos=NODE_POS, node_w=NODE_W, node_h=NODE_H, diagram_groups=GROUPS, edge_paths=EDGE_PATHS)
+
+
+# --- inputs as form controls ---------------------------------------------------------------------------
+
+
+def _nearest_index(ladder: tuple[float, ...], value: float) -> int:
+    return min(range(len(ladder)), key=lambda k: abs(ladder[k] - value) / max(abs(ladder[k]), 1e-9))
+
+
+def controls(inputs: WorkloadInputs) -> list[dict]:
+    data = inputs.model_dump()
+    out = []
+    for spec in NUMBERS:
+        value = data[spec.name]
+        out.append({
+            "kind": "number", "name": spec.name, "group": spec.group, "value": fmt_param(value),
+            "min": fmt_param(spec.minimum), "max": fmt_param(spec.maximum), "integer": spec.integer,
+            "ladder": LADDER_JSON[spec.name], "index": _nearest_index(spec.ladder, value),
+            "last": len(spec.ladder) - 1, "step": "1" if spec.integer else "any",
+        })
+    for spec in CHOICES:
+        out.append({"kind": "choice", "name": spec.name, "group": spec.group, "value": data[spec.name],
+                    "choices": spec.choices})
+    return out
+
+
+LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
+
+
+# --- what moved since the last change ----------------------------------------------------------------------
+
+
+def diff(previous: tuple[WorkloadInputs, Result] | None, result: Result) -> dict | None:
+    """Which parameters changed, which meters moved by how much, and which parameter moved each meter
+    (re-evaluating the previous state with one changed parameter at a time)."""
+    if previous is None:
+        return None
+    prev_inputs, prev = previous
+    before, after = prev_inputs.model_dump(), result.inputs.model_dump()
+    changed = [p for p in PARAM_NAMES if before[p] != after[p]]
+    alone: dict[str, Result] = {}
+    if len(changed) > 1:
+        for p in changed:
+            alone[p] = evaluate(prev_inputs.model_copy(update={p: after[p]}))
+    moves = []
+    for mid in METER_IDS:
+        b, a = prev.meters[mid].value, result.meters[mid].value
+        if a == b:
+            continue
+        causes = changed if len(changed) == 1 else [
+            p for p in changed if alone[p].meters[mid].value != b] or changed
+        moves.append({"meter": mid, "before": b, "after": a, "delta": a - b, "causes": causes})
+    return {
+        "changed": [{"name": p, "before": fmt_param(before[p]), "after": fmt_param(after[p])} for p in changed],
+        "moves": moves,
+        "stage_before": prev.stage if prev.stage != result.stage else None,
+        "bottleneck_before": prev.bottleneck if prev.bottleneck != result.bottleneck else None,
+    }
+
+
+# --- contexts -------------------------------------------------------------------------------------------
+
+
+_ENUM_ARGS = ("what", "bound")
+
+
+def targs(t, args: dict) -> dict:
+    """Arguments for a catalogue template; enum-valued arguments are translated first."""
+    if not any(k in args for k in _ENUM_ARGS):
+        return args
+    return {k: (t(f"enum.{k}.{v}") if k in _ENUM_ARGS else v) for k, v in args.items()}
+
+
+def base_context(lang: str, page: str) -> dict:
+    t = translator(lang)
+    return {"lang": lang, "t": t, "page": page, "other_lang": "en" if lang == "zh" else "zh",
+            "targs": lambda args: targs(t, args)}
+
+
+def current_preset(inputs: WorkloadInputs) -> str | None:
+    base = inputs.model_copy(update={"step": None})
+    for p in PRESETS:
+        if p.inputs == base:
+            return p.id
+    return None
+
+
+def lab_context(lang: str, result: Result, notices, previous, present: bool = False) -> dict:
+    ctx = base_context(lang, "lab")
+    i = result.inputs
+    ctx.update(
+        r=result, inputs=i, notices=notices, change=diff(previous, result), present=present,
+        controls=controls(i), presets=[(p.id, lab_url(lang, p.inputs)) for p in PRESETS],
+        current_preset=current_preset(i), self_url=lab_url(lang, i),
+        switch_url=lab_url(ctx["other_lang"], i), compare_url=lab_url(lang, i, "compare"),
+        walk=_walk(lang, i), gpu=GPUS[i.gpu], assumptions=ASSUMPTION_ROWS, gpu_rows=GPUS.values(),
+        sources=SOURCES, reality=REALITY,
+    )
+    return ctx
+
+
+def _walk(lang: str, inputs: WorkloadInputs) -> dict:
+    n = inputs.step
+    steps = [(w.number, lab_url(lang, w.inputs), w.focus) for w in WALKTHROUGH]
+    return {"current": n, "steps": steps, "total": len(steps),
+            "prev": steps[n - 2][1] if n and n > 1 else None,
+            "next": (steps[n][1] if n < len(steps) else None) if n else steps[0][1],
+            "first": steps[0][1],
+            "focus": WALKTHROUGH[n - 1].focus if n else None}
+
+
+ASSUMPTION_ROWS = [
+    {"key": c.key, "value": fmt_param(c.value), "unit": c.unit, "source": c.source} for c in CONSTANTS.values()
+]
+
+
+def _reality_rows() -> list[dict]:
+    """Published measurements beside the model's estimate for the same configuration."""
+    from app.model.scenarios import _w
+
+    rows = []
+    openrlhf = _w(policy_b=7, rm_b=7, rollouts=1024, prompt_tokens=1024, response_tokens=1024, gpus=8,
+                  gpu="a100_80g", placement="separate")
+    hybrid = openrlhf.model_copy(update={"placement": "colocated"})
+    dschat = _w(policy_b=13, rm_b=0.35, rollouts=1024, prompt_tokens=256, response_tokens=256, gpus=8,
+                gpu="a100_80g", placement="colocated")
+    for key, inputs, published, source in (
+        ("openrlhf", openrlhf, (482, 403, 885), "openrlhf"),
+        ("hybrid", hybrid, (697, 492, 1189), "openrlhf"),
+        ("dschat", dschat, (None, None, 250), "dschat"),
+    ):
+        s = evaluate(inputs).step
+        rows.append({"key": key, "model": (s.generation_s, s.training_s, s.total_s), "published": published,
+                     "source": source, "url": f"?{urlencode(inputs.query())}"})
+    return rows
+
+
+REALITY = _reality_rows()
+
+
+# --- JSON ---------------------------------------------------------------------------------------------------
+
+
+def result_json(r: Result) -> dict:
+    s, m, d, o = r.step, r.memory, r.dpo, r.offline
+    return {
+        "inputs": r.inputs.model_dump(),
+        "stage": r.stage,
+        "bottleneck": r.bottleneck,
+        "meters": {k: {"value": v.value, "level": v.level, "figure": v.figure, "figure_args": v.figure_args,
+                       "formula": v.formula, "formula_args": v.formula_args} for k, v in r.meters.items()},
+        "nodes": {k: {"active": n.active, "state": n.state, "bottleneck": n.bottleneck} for k, n in r.nodes.items()},
+        "edges": {e.id: {"from": e.source, "to": e.target, "active": e.active, "async": e.asynchronous}
+                  for e in r.edges},
+        "decisions": {k: {"state": v.state, "reason": v.reason, "args": v.args} for k, v in r.decisions.items()},
+        "reasons": [{"key": x.key, "args": x.args} for x in r.reasons],
+        "estimates": {
+            "step": {
+                "generation_s": s.generation_s, "scoring_s": s.scoring_s, "training_s": s.training_s,
+                "overlap_s": s.overlap_s, "total_s": s.total_s, "generation_share": s.generation_share,
+                "generation_gpu_s": s.generation_gpu_s, "scoring_gpu_s": s.scoring_gpu_s,
+                "training_gpu_s": s.training_gpu_s, "idle_gpu_s": s.idle_gpu_s, "tokens": s.tokens,
+                "gpu_groups": asdict(s.groups),
+                "generation_engine": asdict(s.gen),
+            },
+            "memory": {
+                "total_gb": m.total_gb, "per_gpu_gb": m.per_gpu_gb, "gpu_memory_gb": m.gpu_memory_gb,
+                "usable_gb": m.usable_gb, "fits": m.fits, "min_gpus": m.min_gpus,
+                "training_per_gpu_gb": m.training_per_gpu_gb, "scoring_per_gpu_gb": m.scoring_per_gpu_gb,
+                "generation_per_gpu_gb": m.generation_per_gpu_gb, "kv_gb_per_replica": m.kv_gb_per_replica,
+                "models": asdict(m.models),
+            },
+            "dpo": asdict(d),
+            "sft": {"epoch_s": o.sft_epoch_s, "per_gpu_gb": o.sft_per_gpu_gb},
+            "reward_model": {"epoch_s": o.rm_epoch_s, "per_gpu_gb": o.rm_per_gpu_gb},
+        },
+    }
+
+
+# --- tutorial and compare ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def tutorial_html(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]]:
+    from app.tutorial import render_tutorial
+
+    return render_tutorial(lang)
+
+
+def tutorial_context(lang: str) -> dict:
+    ctx = base_context(lang, "tutorial")
+    body, toc = tutorial_html(lang)
+    ctx.update(body=body, toc=toc, switch_url=f"/{ctx['other_lang']}/tutorial", glossary=GLOSSARY)
+    return ctx
+
+
+def _load_glossary() -> list[dict]:
+    path = ROOT / "content" / "glossary.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+
+GLOSSARY = _load_glossary()
+env.globals["glossary"] = GLOSSARY
+
+
+def compare_context(lang: str, query: dict) -> dict:
+    """Two configurations side by side: `a` is the query as given; `b` the same with the other method,
+    unless `b_<param>` parameters say otherwise."""
+    ctx = base_context(lang, "compare")
+    left, notices = normalise(query)
+    b_query = {k[2:]: v for k, v in query.items() if k.startswith("b_")}
+    if b_query:
+        right, more = normalise({**{k: [v] for k, v in left.query().items()}, **b_query})
+        notices += more
+    else:
+        other = "dpo" if left.method == "ppo" else "ppo"
+        right = left.model_copy(update={"method": other, "kl": 0.1 if other == "dpo" else 0.02, "step": None})
+    ra, rb = evaluate(left), evaluate(right)
+    removed = [n for n in NODE_IDS if ra.nodes[n].active and not rb.nodes[n].active]
+    added = [n for n in NODE_IDS if rb.nodes[n].active and not ra.nodes[n].active]
+    ctx.update(a=ra, b=rb, notices=notices, removed=removed, added=added,
+               a_url=lab_url(lang, left), b_url=lab_url(lang, right),
+               switch_url=lab_url(ctx["other_lang"], left, "compare"),
+               pairs=[(p.id, lab_url(lang, p.inputs, "compare")) for p in PRESETS])
+    return ctx
+
+
+# --- the engineer's panel: a per-step timeline and per-GPU memory bars -----------------------------------------
+
+RL_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated")
+
+
+def _pct(x: float, whole: float) -> float:
+    return round(100.0 * x / whole, 2) if whole > 0 else 0.0
+
+
+def timeline(r: Result) -> list[dict]:
+    """Lanes of one PPO step: (phase, start %, width %) per GPU group."""
+    s = r.step
+    total = s.total_s
+    if total <= 0:
+        return []
+    if s.groups.colocated:
+        g, sc = s.generation_s, s.scoring_s
+        return [{"lane": "all", "gpus": s.groups.training, "bars": [
+            ("gen", 0.0, _pct(g, total), g), ("score", _pct(g, total), _pct(sc, total), sc),
+            ("train", _pct(g + sc, total), _pct(s.training_s, total), s.training_s)]}]
+    start_train = s.total_s - s.training_s
+    return [
+        {"lane": "gen", "gpus": s.groups.generation, "bars": [("gen", 0.0, _pct(s.generation_s, total), s.generation_s)]},
+        {"lane": "score", "gpus": s.groups.scoring, "bars": [("score", 0.0, _pct(s.scoring_s, total), s.scoring_s)]},
+        {"lane": "train", "gpus": s.groups.training, "bars": [
+            ("train", _pct(start_train, total), _pct(s.training_s, total), s.training_s)]},
+    ]
+
+
+def memory_bars(r: Result) -> dict:
+    """Per-GPU memory of each GPU group, split by model, against the card's capacity."""
+    i, m = r.inputs, r.memory
+    mm = m.models
+    gpu_gb = m.gpu_memory_gb
+    if r.stage in RL_STAGES:
+        g = r.step.groups
+        tp = max(r.step.gen.tensor_parallel, 1)
+        kv = m.kv_gb_per_replica / tp
+        if g.colocated:
+            n = i.gpus
+            rows = [("all", n, [("actor", mm.actor_gb / n), ("critic", mm.critic_gb / n),
+                                ("reference", mm.reference_gb / n), ("reward", mm.reward_gb / n),
+                                ("gen_weights", mm.generation_weights_gb / tp), ("kv", kv)])]
+        else:
+            rows = [
+                ("train", g.training, [("actor", mm.actor_gb / g.training), ("critic", mm.critic_gb / g.training)]),
+                ("score", g.scoring, [("reference", mm.reference_gb / g.scoring), ("reward", mm.reward_gb / g.scoring)]),
+                ("gen", g.generation, [("gen_weights", mm.generation_weights_gb / tp), ("kv", kv)]),
+            ]
+    elif r.stage == "dpo":
+        rows = [("all", i.gpus, [("actor", mm.actor_gb / i.gpus), ("reference", mm.reference_gb / i.gpus)])]
+    else:
+        rows = [("all", i.gpus, [("sft", r.offline.sft_per_gpu_gb)])]
+        if r.stage == "reward_model":
+            rows.append(("rm", i.gpus, [("rm", r.offline.rm_per_gpu_gb)]))
+    scale = max([gpu_gb] + [sum(v for _, v in parts) for _, _, parts in rows])
+    out = []
+    for lane, gpus, parts in rows:
+        total = sum(v for _, v in parts)
+        x = 0.0
+        segs = []
+        for name, gb in parts:
+            w = _pct(gb, scale)
+            segs.append({"part": name, "gb": gb, "x": x, "w": w})
+            x += w
+        out.append({"lane": lane, "gpus": gpus, "total_gb": total, "segs": segs,
+                    "over": total > m.usable_gb})
+    return {"rows": out, "cap_x": _pct(gpu_gb, scale), "usable_x": _pct(m.usable_gb, scale), "gpu_gb": gpu_gb,
+            "usable_gb": m.usable_gb}
+
+
+def _input_label(name: str, t) -> str:  # noqa: ANN001
+    return t(f"input.{name}.label")
+
+
+env.filters["input_label"] = _input_label
+env.globals["meter_bands"] = {
+    mid: ((CONSTANTS["memory_warn"].value, CONSTANTS["memory_hot"].value) if mid == "train_memory"
+          else (CONSTANTS["meter_warn"].value, CONSTANTS["meter_hot"].value))
+    for mid in METER_IDS
+}
+env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES)
