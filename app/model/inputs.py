@@ -197,7 +197,9 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
     raw_step = query.get("step")
     if raw_step is not None:
         text = _first(raw_step).strip()
-        if text.isdigit() and 1 <= int(text) <= STEP_MAX:
+        # isdecimal, not isdigit: '²' is a digit that int() rejects; the length cap keeps int() from refusing
+        # (or spending time on) a thousand-digit string
+        if text.isdecimal() and len(text) <= 3 and 1 <= int(text) <= STEP_MAX:
             values["step"] = int(text)
         elif text:
             notices.append(Notice("step", "invalid", text[:_MAX_ECHO], ""))
