@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import parse_qs, urlsplit
@@ -9,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import view
@@ -24,6 +26,7 @@ app = FastAPI(
     summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
     version="0.1.0",
 )
+app.add_middleware(GZipMiddleware, minimum_size=800, compresslevel=6)
 app.add_middleware(SecurityHeadersMiddleware)
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -41,16 +44,29 @@ def _wants_partial(request: Request) -> bool:
     return _is_htmx(request) and h.get("hx-boosted") != "true" and h.get("hx-history-restore-request") != "true"
 
 
-def _previous_query(request: Request) -> dict[str, list[str]] | None:
-    """The state before this change: htmx sends the page's URL as HX-Current-URL; a plain form submit sends
-    Referer.  Only a lab URL on this host counts."""
-    url = request.headers.get("hx-current-url") or request.headers.get("referer")
-    if not url:
-        return None
-    parts = urlsplit(url)
-    if (parts.netloc and parts.netloc != request.url.netloc) or parts.path not in LAB_PATHS:
-        return None
-    return parse_qs(parts.query)
+def _previous_query(request: Request) -> tuple[dict[str, list[str]] | None, str | None]:
+    """The state before this change and the header it came from: htmx sends the page's URL as HX-Current-URL;
+    a plain form submit sends Referer.  Only a lab URL on this host counts."""
+    for header in ("hx-current-url", "referer"):
+        url = request.headers.get(header)
+        if not url:
+            continue
+        parts = urlsplit(url)
+        if (parts.netloc and parts.netloc != request.url.netloc) or parts.path not in LAB_PATHS:
+            return None, None
+        return parse_qs(parts.query), header
+    return None, None
+
+
+def _cacheable(request: Request, response: Response, max_age: int) -> Response:
+    """ETag + Cache-Control for GETs whose answer depends only on the URL (and the headers named in Vary)."""
+    etag = '"' + hashlib.blake2b(response.body, digest_size=12).hexdigest() + '"'
+    response.headers["ETag"] = etag
+    response.headers["Cache-Control"] = f"public, max-age={max_age}"
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={k: v for k, v in response.headers.items()
+                                                  if k.lower() in ("etag", "cache-control", "vary")})
+    return response
 
 
 def _pick_lang(request: Request) -> str:
@@ -105,26 +121,28 @@ def lab(lang: str, request: Request) -> Response:
     inputs, notices = normalise(query)
     result = evaluate(inputs)
     previous = None
-    prev_query = _previous_query(request)
+    prev_query, prev_header = _previous_query(request)
     if prev_query is not None:
         prev_inputs, _ = normalise(prev_query)
         if prev_inputs != inputs:
             previous = (prev_inputs, evaluate(prev_inputs))
     partial = _wants_partial(request)
-    ctx = view.lab_context(lang, result, notices, previous, present=query.get("present", [""])[-1] == "1")
-    ctx["partial"] = partial
+    ctx = view.lab_context(lang, result, notices, previous, present=query.get("present", [""])[-1] == "1",
+                           partial=partial)
     response = view.render(request, "_live.html" if partial else "lab.html", ctx)
-    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-Current-URL"
-    if not partial:
+    # The answer depends on the URL, on whether htmx asked for the live regions, and on the previous state.
+    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-Current-URL" + (", Referer" if prev_header == "referer" else "")
+    if not partial and request.cookies.get("lang") != lang:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
-    return response
+        return response
+    return _cacheable(request, response, 300)
 
 
 @app.get("/{lang}/tutorial", response_class=HTMLResponse, include_in_schema=False)
 def tutorial(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
-    return view.render(request, "tutorial.html", view.tutorial_context(lang))
+    return _cacheable(request, view.render(request, "tutorial.html", view.tutorial_context(lang)), 3600)
 
 
 @app.get("/{lang}/compare", response_class=HTMLResponse, include_in_schema=False)

@@ -92,17 +92,15 @@ def _anchor(node: str, side: str) -> tuple[float, float]:
 def _path(edge: str, a: str, b: str) -> str:
     """SVG path for one edge; straight where the grid allows, curved around nodes elsewhere."""
     routes = {
-        "sft_reference": lambda: _curve(_anchor(a, "br"), (545, 190), _anchor(b, "bl")),
+        "sft_reference": lambda: _curve(_anchor(a, "tr"), (530, -12), _anchor(b, "tl")),
         "update_rollout": lambda: _curve(_anchor(a, "l"), (560, 250), _anchor(b, "br")),
         "reward_update": lambda: _curve(_anchor(a, "tr"), (640, 330), _anchor(b, "bl")),
-        "pairs_update": lambda: _curve(_anchor(a, "br"), (700, 520), _anchor(b, "br")),
+        "pairs_update": lambda: _cubic(_anchor(a, "b"), (115, 492), (745, 492), _anchor(b, "b")),
         "update_registry": lambda: _curve(_anchor(a, "tr"), (850, 160), _anchor(b, "bl")),
         "update_metrics": lambda: _curve(_anchor(a, "br"), (850, 340), _anchor(b, "tl")),
-        "sft_registry": lambda: _curve(_anchor(a, "tr"), (650, -40), _anchor(b, "tl")),
         "rollout_reward": lambda: _line(_anchor(a, "b"), _anchor(b, "t")),
         "reference_update": lambda: _line(_anchor(a, "b"), _anchor(b, "t")),
-        "eval_registry": lambda: _line(_anchor(b, "b"), _anchor(a, "t"), reverse=True),
-        "rollout_metrics": lambda: _curve(_anchor(a, "bl"), (520, 470), _anchor(b, "l")),
+        "eval_registry": lambda: _line(_anchor(a, "t"), _anchor(b, "b")),
     }
     if edge in routes:
         return routes[edge]()
@@ -113,6 +111,10 @@ def _line(p: tuple[float, float], q: tuple[float, float], reverse: bool = False)
     if reverse:
         p, q = q, p
     return f"M{p[0]:.0f},{p[1]:.0f} L{q[0]:.0f},{q[1]:.0f}"
+
+
+def _cubic(p: tuple[float, float], c1: tuple[float, float], c2: tuple[float, float], q: tuple[float, float]) -> str:
+    return f"M{p[0]:.0f},{p[1]:.0f} C{c1[0]:.0f},{c1[1]:.0f} {c2[0]:.0f},{c2[1]:.0f} {q[0]:.0f},{q[1]:.0f}"
 
 
 def _curve(p: tuple[float, float], c: tuple[float, float], q: tuple[float, float]) -> str:
@@ -214,11 +216,32 @@ def current_preset(inputs: WorkloadInputs) -> str | None:
     return None
 
 
-def lab_context(lang: str, result: Result, notices, previous, present: bool = False) -> dict:
+ALL_REGIONS = {"shape": True, "meters": set(METER_IDS), "estimates": True, "decisions": set(DECISION_IDS)}
+
+
+def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, bool]:
+    """Which live regions differ from the previous state's (what an htmx partial must send): the shape
+    (stage + diagram) and estimates as wholes, meters and decision cards one by one.  The why-panel, notices and
+    the preset marker are always sent."""
+    if previous is None:
+        return ALL_REGIONS
+    p = previous[1]
+    same_gpu = p.inputs.gpu == r.inputs.gpu and p.inputs.gpus == r.inputs.gpus
+    return {
+        "shape": (p.stage, p.bottleneck, p.nodes, p.edges) != (r.stage, r.bottleneck, r.nodes, r.edges),
+        "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
+        "estimates": not same_gpu or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo
+        or p.offline != r.offline or p.inputs != r.inputs,
+        "decisions": {k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]},
+    }
+
+
+def lab_context(lang: str, result: Result, notices, previous, present: bool = False, partial: bool = False) -> dict:
     ctx = base_context(lang, "lab")
     i = result.inputs
     ctx.update(
-        r=result, inputs=i, notices=notices, change=diff(previous, result), present=present,
+        r=result, inputs=i, notices=notices, change=diff(previous, result), present=present, partial=partial,
+        regions=changed_regions(previous, result) if partial else ALL_REGIONS,
         controls=controls(i), presets=[(p.id, lab_url(lang, p.inputs)) for p in PRESETS],
         current_preset=current_preset(i), self_url=lab_url(lang, i),
         switch_url=lab_url(ctx["other_lang"], i), compare_url=lab_url(lang, i, "compare"),

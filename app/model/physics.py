@@ -350,9 +350,14 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec) -> Step:
     )
 
 
+def _largest_engine(gen_gpus: int) -> int:
+    """The widest tensor-parallel engine the generation GPUs allow: the largest power of 2 ≤ min(G, 64)."""
+    return 1 << (max(min(gen_gpus, MAX_TP), 1).bit_length() - 1)
+
+
 def _fits_ppo(mem: ModelMemory, gpus: int, colocated: bool, usable_gb: float, kv_seq_gb: float) -> bool:
     groups = gpu_groups(gpus, colocated)
-    tp = 1 << (min(groups.generation, MAX_TP).bit_length() - 1)  # the largest engine the GPUs allow
+    tp = _largest_engine(groups.generation)
     train, score, gen = _ppo_per_gpu_gb(mem, groups, tp)
     return max(train, score) <= usable_gb and gen + kv_seq_gb / tp <= usable_gb
 
@@ -434,7 +439,10 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step) -> Memory:
     mem = model_memory(inputs.policy_b, inputs.rm_b)
     usable = gpu.memory_gb * USABLE
     kv_seq_gb = (inputs.prompt_tokens + inputs.response_tokens) * kv_bytes_per_token(inputs.policy_b) / GIGA
-    tp = max(step.gen.tensor_parallel, 1)
+    # Per-GPU figures use the same engine layout as `fits` (the widest engine the generation GPUs allow), not
+    # the throughput-optimal tp that `generation` picked: that choice jumps as the policy grows, and with it the
+    # engine's weights per GPU, which made the memory meter fall as the policy grew (found by a property test).
+    tp = _largest_engine(step.groups.generation)
     train, score, gen = _ppo_per_gpu_gb(mem, step.groups, tp)
     floor_gpus = 1 if colocated else SEPARATE_MIN_GPUS
     # Colocated, every GPU holds states/G; separate, the training half holds (actor + critic)/⌈G/2⌉.

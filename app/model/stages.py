@@ -39,8 +39,6 @@ EDGES: tuple[tuple[str, str, str, bool], ...] = (
     ("update_eval", "policy_update", "eval_harness", False),
     ("eval_registry", "eval_harness", "model_registry", False),
     ("update_registry", "policy_update", "model_registry", False),
-    ("sft_registry", "sft_trainer", "model_registry", False),
-    ("rollout_metrics", "rollout_gen", "metrics_log", True),
     ("update_metrics", "policy_update", "metrics_log", True),
 )
 DPO_REMOVES = ("rm_trainer", "reward_model", "rollout_gen")
@@ -121,7 +119,6 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "update_eval": gated,
         "eval_registry": gated,
         "update_registry": not gated,
-        "sft_registry": not training and not gated,
     }
     table = _EDGE_STATES
     return tuple(
