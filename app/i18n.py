@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import string
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -87,7 +87,7 @@ class _Formatter(string.Formatter):
 _FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """The merged catalogue of one language (loaded once)."""
     merged: dict[str, str] = {}

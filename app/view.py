@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -332,7 +332,7 @@ def result_json(r: Result) -> dict:
 # --- tutorial and compare ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def tutorial_html(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]]:
     from app.tutorial import render_tutorial
 
