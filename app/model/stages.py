@@ -112,7 +112,6 @@ _NODE_STATES: dict[tuple[bool, str, bool], NodeState] = {
 def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple[EdgeState, ...]:
     dpo = stage == "dpo"
     gated = is_gated(i)
-    active["policy_update"]
     special = {
         "pairs_update": dpo,
         "update_rollout": not dpo,
