@@ -218,15 +218,28 @@ def generation(
         else:
             batch_cap = 1
             offloaded_gb = min(weights_gb + kv_seq_gb, kv_seq_gb - room_gb)
-        batch_cap = max(1, min(batch_cap_per_gpu * tp, batch_cap))
+        # batch_cap = max(1, min(batch_cap_per_gpu · tp, batch_cap)), waves ≥ 1 and t_mem's max(…, 0) below are
+        # written as comparisons: the same values, without builtin calls in the hot loop
+        hybrid_cap = batch_cap_per_gpu * tp
+        if not batch_cap < hybrid_cap:
+            batch_cap = hybrid_cap
+        if not batch_cap > 1:
+            batch_cap = 1
         seqs = rollouts / replicas
-        waves = max(1, ceil(seqs / batch_cap - 1e-9))
+        waves = ceil(seqs / batch_cap - 1e-9)
+        if not waves > 1:
+            waves = 1
         b = seqs / waves
         resident_read = (weights_gb - offloaded_gb + b * avg_ctx * kv_per_token / GIGA) * GIGA
-        t_mem = max(resident_read, 0.0) / (tp * bandwidth) + offloaded_gb * GIGA / (tp * host)
-        t_compute = b * flops_per_token / (tp * peak)
-        step = max(t_mem, t_compute) + step_overhead_s
-        prefill = b * prompt_tokens * flops_per_token / (tp * peak)
+        if resident_read < 0.0:
+            resident_read = 0.0
+        t_mem = resident_read / (tp * bandwidth)
+        if offloaded_gb:
+            t_mem += offloaded_gb * GIGA / (tp * host)
+        tp_peak = tp * peak
+        t_compute = b * flops_per_token / tp_peak
+        step = (t_compute if t_compute > t_mem else t_mem) + step_overhead_s
+        prefill = b * prompt_tokens * flops_per_token / tp_peak
         seconds = waves * (prefill + response_tokens * step)
         if tp == 1 or seconds < best_seconds:  # the first engine is always a candidate
             best_seconds = seconds
@@ -316,10 +329,11 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec) -> Step:
     """
     colocated = inputs.placement == "colocated"
     groups = gpu_groups(inputs.gpus, colocated)
-    mem = model_memory(inputs.policy_b, inputs.rm_b)
     critic_b = inputs.rm_b  # the critic is taken to be the reward model's size
     tokens = inputs.rollouts * (inputs.prompt_tokens + inputs.response_tokens)
-    resident = mem.states_gb / inputs.gpus if colocated else 0.0
+    # colocated, every GPU also holds its share of all model states: model_memory(...).states_gb / G, inlined
+    resident = (TRAIN_BYTES * inputs.policy_b + TRAIN_BYTES * inputs.rm_b + INFER_BYTES * inputs.policy_b
+                + INFER_BYTES * inputs.rm_b) / inputs.gpus if colocated else 0.0
     gen = generation(
         inputs.policy_b, inputs.rollouts, inputs.prompt_tokens, inputs.response_tokens, groups.generation, gpu,
         resident,
@@ -432,6 +446,21 @@ def _lower_bound(gb: float, usable_gb: float, share: int = 1) -> int:
     return max(1, int(gb * share / usable_gb) - 1)
 
 
+def _min_gpus_for_share(total_gb: float, usable_gb: float) -> int | None:
+    """``min_gpus_that_fit(lambda g: total_gb / g <= usable_gb)`` without the calls: total/g only falls as g grows,
+    so step up from a lower bound (one or two steps).
+
+    >>> _min_gpus_for_share(126.0, 72.0), _min_gpus_for_share(126.0, 36.0), _min_gpus_for_share(1e6, 72.0)
+    (2, 4, None)
+    """
+    if not total_gb / MAX_GPUS <= usable_gb:
+        return None
+    g = _lower_bound(total_gb, usable_gb)
+    while not total_gb / g <= usable_gb:
+        g += 1
+    return g
+
+
 def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step) -> Memory:
     """Model states per GPU with ZeRO-3 sharding over each group [1]; colocated GPUs also hold the
     generation engine's weights (a hybrid engine); whether it fits, and the fewest GPUs that fit."""
@@ -447,10 +476,12 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step) -> Memory:
     floor_gpus = 1 if colocated else SEPARATE_MIN_GPUS
     # Colocated, every GPU holds states/G; separate, the training half holds (actor + critic)/⌈G/2⌉.
     lo = _lower_bound(mem.states_gb, usable) if colocated else _lower_bound(mem.actor_gb + mem.critic_gb, usable, 2)
-    min_g = min_gpus_that_fit(_ppo_fit_test(mem, colocated, usable, kv_seq_gb, floor_gpus), lo)
+    fit_test = _ppo_fit_test(mem, colocated, usable, kv_seq_gb, floor_gpus)
+    min_g = min_gpus_that_fit(fit_test, lo)
+    g = inputs.gpus
     return Memory(
         models=mem, per_gpu_gb=max(train, score, gen), gpu_memory_gb=gpu.memory_gb, usable_gb=usable,
-        fits=_fits_ppo(mem, inputs.gpus, colocated, usable, kv_seq_gb), min_gpus=min_g,
+        fits=fit_test(g) if g >= floor_gpus else _fits_ppo(mem, g, colocated, usable, kv_seq_gb), min_gpus=min_g,
         training_per_gpu_gb=train, scoring_per_gpu_gb=score, generation_per_gpu_gb=gen,
         kv_gb_per_replica=step.gen.kv_gb_per_replica,
     )
@@ -487,7 +518,7 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus <= usable,
-        min_gpus=min_gpus_that_fit(lambda g: total_gb / g <= usable, _lower_bound(total_gb, usable)),
+        min_gpus=_min_gpus_for_share(total_gb, usable),
         tokens_per_pair=tokens,
     )
 

@@ -20,7 +20,7 @@ from app.model import DEFAULTS, WorkloadInputs, evaluate, normalise
 from app.model.assumptions import GPUS, USABLE
 from app.model.inputs import CHOICES, NUMBER_SPECS, NUMBERS, PARAM_NAMES, effective
 from app.model.meters import METER_IDS
-from app.model.physics import _fits_ppo, kv_bytes_per_token, model_memory, ppo_memory, ppo_step
+from app.model.physics import _fits_ppo, _ppo_fit_test, kv_bytes_per_token, model_memory, ppo_memory, ppo_step
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
 
@@ -246,6 +246,20 @@ def test_min_gpus_is_the_smallest_count_that_fits(i: WorkloadInputs) -> None:
     assert ppo_memory(i, gpu, ppo_step(i, gpu)).min_gpus == first
     assert evaluate(i).dpo.min_gpus == next(
         (g for g in range(1, 4097) if 18 * i.policy_b / g <= usable), None)
+
+
+@PROPS
+@given(workloads(policy_b=st.floats(0.1, 200), rm_b=st.floats(0.1, 200)), st.integers(1, 4096))
+def test_hoisted_fit_test_equals_fits_ppo(i: WorkloadInputs, g: int) -> None:
+    # ppo_memory's fast closure gives the same answer as the plain definition at every G
+    gpu = GPUS[i.gpu]
+    colocated = i.placement == "colocated"
+    floor = 1 if colocated else 4
+    mem = model_memory(i.policy_b, i.rm_b)
+    usable = gpu.memory_gb * USABLE
+    kv_seq_gb = (i.prompt_tokens + i.response_tokens) * kv_bytes_per_token(i.policy_b) / 1e9
+    fast = _ppo_fit_test(mem, colocated, usable, kv_seq_gb, floor)(g)
+    assert fast == (g >= floor and _fits_ppo(mem, g, colocated, usable, kv_seq_gb))
 
 
 def test_defaults_are_valid_inputs() -> None:
