@@ -1,0 +1,369 @@
+"""The two catalogues: same keys, every key a template or the model uses exists and formats, nothing left untranslated."""
+
+from __future__ import annotations
+
+import html as _html
+import random
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from app import view
+from app.i18n import catalogue, translator
+from app.model import WorkloadInputs, evaluate
+from app.model.assumptions import CONSTANTS, GPUS
+from app.model.decisions import DECISION_IDS, DECISION_STATES
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
+from app.model.meters import METER_IDS
+from app.model.scenarios import PRESETS, WALKTHROUGH
+from app.model.stages import NODE_IDS, STAGE_IDS
+
+from .helpers import LANGS, STATES, lab_path
+
+TEMPLATES = Path(view.__file__).parent / "templates"
+APP = Path(view.__file__).parent
+NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
+NOTICE_KINDS = ("below_min", "above_max", "invalid", "unknown_choice", "separate_needs_gpus")
+BOUNDS = ("memory", "compute", "host_link", "none")
+WHATS = ("ppo", "dpo", "rm", "sft")
+RULES = ("instructgpt", "dpo", "ppo", "vllm")
+LEVELS = ("ok", "warn", "hot")
+
+
+# --- a seeded sample of workloads: presets, walkthrough steps and 300 random valid inputs --------------------------
+
+
+def _random_inputs(rng: random.Random) -> WorkloadInputs:
+    values: dict[str, object] = {}
+    for spec in NUMBERS:
+        if rng.random() < 0.5:
+            x = rng.choice(spec.ladder)
+        elif spec.minimum > 0:
+            x = spec.minimum * (spec.maximum / spec.minimum) ** rng.random()  # log-uniform
+        else:
+            x = rng.uniform(spec.minimum, spec.maximum) * rng.choice((1e-4, 1e-2, 1.0))
+        values[spec.name] = round(x) if spec.integer else x
+    for spec in CHOICES:
+        values[spec.name] = rng.choice(spec.choices)
+    if rng.random() < 0.1:
+        values["pairs"] = 0
+    if rng.random() < 0.2:
+        values["rollouts"] = 0
+    return WorkloadInputs(**values)
+
+
+def _workloads() -> list[WorkloadInputs]:
+    rng = random.Random(20_240_601)
+    return [*STATES.values(), *(_random_inputs(rng) for _ in range(300))]
+
+
+WORKLOADS = _workloads()
+RESULTS = [evaluate(i) for i in WORKLOADS]
+
+
+def _model_texts() -> dict[str, list[dict]]:
+    """Every (catalogue key → argument sets) the model produced over the sample."""
+    out: dict[str, list[dict]] = {}
+    for r in RESULTS:
+        for m in r.meters.values():
+            out.setdefault(m.figure, []).append(m.figure_args)
+            out.setdefault(m.formula, []).append(m.formula_args)
+        for d in r.decisions.values():
+            out.setdefault(d.reason, []).append(d.args)
+        for x in r.reasons:
+            out.setdefault(x.key, []).append(x.args)
+    return out
+
+
+MODEL_TEXTS = _model_texts()
+
+
+# --- the key families the templates build with `~` ------------------------------------------------------------------
+
+
+def _keys(pattern: str, *values) -> list[str]:
+    return [pattern.replace("*", str(v), 1) for v in values]
+
+
+def _seen(attr: str) -> set[str]:
+    """Lane / part names the engineer's panel can show, from the view functions over the sample."""
+    out: set[str] = set()
+    for r in RESULTS:
+        if attr == "lane":
+            out |= {lane["lane"] for lane in view.timeline(r)}
+        elif attr == "memlane":
+            out |= {row["lane"] for row in view.memory_bars(r)["rows"]}
+        else:
+            out |= {seg["part"] for row in view.memory_bars(r)["rows"] for seg in row["segs"]}
+    return out
+
+
+_GROUPS = sorted({s.group for s in (*NUMBERS, *CHOICES)})
+FAMILIES: dict[str, list[str]] = {
+    "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
+    "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
+    "choice.*.*": [f"choice.{s.name}.{v}" for s in CHOICES for v in s.choices],
+    "choice.placement.*": _keys("choice.placement.*", *next(s.choices for s in CHOICES if s.name == "placement")),
+    "compare.*": _keys("compare.*", "left", "right"),
+    "decision.*.summary": _keys("decision.*.summary", *DECISION_IDS),
+    "decision.*.title": _keys("decision.*.title", *DECISION_IDS),
+    "decision.state.*": _keys("decision.state.*", *DECISION_STATES),
+    "enum.bound.*": _keys("enum.bound.*", *BOUNDS),
+    "enum.what.*": _keys("enum.what.*", *WHATS),
+    "est.lane.*": _keys("est.lane.*", *_seen("lane")),
+    "est.memlane.*": _keys("est.memlane.*", *_seen("memlane")),
+    "est.part.*": _keys("est.part.*", *_seen("part")),
+    "est.reality.*": _keys("est.reality.*", *(row["key"] for row in view.REALITY)),
+    "form.group.*": _keys("form.group.*", *_GROUPS),
+    "gpu.*.name": _keys("gpu.*.name", *GPUS),
+    "group.*.name": _keys("group.*.name", *(g[0] for g in view.GROUPS)),
+    "input.*.hint": _keys("input.*.hint", *PARAM_NAMES),
+    "input.*.label": _keys("input.*.label", *PARAM_NAMES),
+    "unit.*": _keys("unit.*", *(s.name for s in NUMBERS)),
+    "level.*": _keys("level.*", *LEVELS),
+    "meter.*.help": _keys("meter.*.help", *METER_IDS),
+    "meter.*.label": _keys("meter.*.label", *METER_IDS),
+    "meter.*.short": _keys("meter.*.short", *METER_IDS),
+    "node.*.name": _keys("node.*.name", *NODE_IDS),
+    "node.*.desc": _keys("node.*.desc", *NODE_IDS),
+    "node.*.detail": _keys("node.*.detail", *NODE_IDS),
+    "node_state.*": _keys("node_state.*", *NODE_STATES),
+    "notice.*": _keys("notice.*", *NOTICE_KINDS),
+    "preset.*.title": _keys("preset.*.title", *(p.id for p in PRESETS)),
+    "preset.*.desc": _keys("preset.*.desc", *(p.id for p in PRESETS)),
+    "rule.*.title": _keys("rule.*.title", *RULES),
+    "rule.*.body": _keys("rule.*.body", *RULES),
+    "rule.*.cite": _keys("rule.*.cite", *RULES),
+    "stage.*.name": _keys("stage.*.name", *STAGE_IDS),
+    "stage.*.desc": _keys("stage.*.desc", *STAGE_IDS),
+    **{f"walk.*.{part}": _keys(f"walk.*.{part}", *(w.number for w in WALKTHROUGH))
+       for part in ("title", "question", "reveal", "takeaway")},
+}
+# First arguments that are keys computed by the model (checked by test_every_model_key_formats)
+MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key"}
+
+
+def _first_arguments(source: str) -> list[str]:
+    """The first argument of every t(...) / t.markup(...) call in a template, as written."""
+    out = []
+    for m in re.finditer(r"(?<![\w.])t(?:\.markup)?\(", source):
+        depth, quote, k = 0, None, m.end()
+        while k < len(source):
+            ch = source[k]
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch == "," and depth == 0:
+                break
+            k += 1
+        out.append(source[m.end():k].strip())
+    return out
+
+
+def _pattern(expr: str) -> str | None:
+    """'meter.' ~ id ~ '.label' → 'meter.*.label'; a plain literal → itself; a bare variable → None."""
+    parts = [p.strip() for p in expr.split("~")]
+    if len(parts) == 1 and not re.fullmatch(r"'[^']*'|\"[^\"]*\"", parts[0]):
+        return None
+    return "".join(p[1:-1] if re.fullmatch(r"'[^']*'|\"[^\"]*\"", p) else "*" for p in parts)
+
+
+def _template_calls() -> list[tuple[str, str]]:
+    return [(path.name, expr) for path in sorted(TEMPLATES.glob("*.html"))
+            for expr in _first_arguments(path.read_text(encoding="utf-8"))]
+
+
+TEMPLATE_CALLS = _template_calls()
+
+
+# --- tests --------------------------------------------------------------------------------------------------------------
+
+
+def test_both_languages_have_the_same_keys():
+    zh, en = catalogue("zh"), catalogue("en")
+    assert sorted(set(zh) - set(en)) == [] and sorted(set(en) - set(zh)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_catalogue_value_is_empty(lang):
+    assert [k for k, v in catalogue(lang).items() if not isinstance(v, str) or not v.strip()] == []
+
+
+def _fields(text: str) -> list[tuple[str, str]]:
+    return sorted((name, spec) for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
+
+
+def test_both_languages_take_the_same_arguments():
+    zh, en = catalogue("zh"), catalogue("en")
+    assert [k for k in en if _fields(en[k]) != _fields(zh[k])] == []
+
+
+def test_both_languages_use_the_same_markup():
+    zh, en = catalogue("zh"), catalogue("en")
+
+    def tags(s: str) -> list[str]:
+        return sorted(re.findall(r"</?([a-zA-Z]+)\b", s))
+
+    assert [k for k in en if tags(en[k]) != tags(zh[k])] == []
+
+
+def test_templates_call_t():
+    """The scanner below must see the calls (a guard against the scanner silently finding nothing)."""
+    assert len(TEMPLATE_CALLS) > 150
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_literal_key_a_template_uses_exists(lang):
+    cat = catalogue(lang)
+    missing = [(f, p) for f, expr in TEMPLATE_CALLS if (p := _pattern(expr)) and "*" not in p and p not in cat]
+    assert missing == []
+
+
+def test_every_dynamic_key_family_is_known():
+    """A new `'prefix.' ~ x` in a template must be added to FAMILIES, so that its keys get checked."""
+    unknown = sorted({(f, expr) for f, expr in TEMPLATE_CALLS
+                      if (p := _pattern(expr)) is None and expr not in MODEL_KEY_EXPRESSIONS
+                      or p is not None and "*" in p and p not in FAMILIES})
+    assert unknown == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_dynamic_key_exists(lang):
+    cat = catalogue(lang)
+    used = {p for _, expr in TEMPLATE_CALLS if (p := _pattern(expr)) and "*" in p}
+    used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_label filter and view.targs
+    missing = sorted(k for p in used for k in FAMILIES[p] if k not in cat)
+    assert missing == []
+
+
+def test_python_literal_keys_exist():
+    keys = set()
+    for path in APP.glob("*.py"):
+        keys |= set(re.findall(r"(?<![\w.])t\(\s*[\"']([a-z0-9_.]+)[\"']", path.read_text(encoding="utf-8")))
+    assert keys, "the scanner found no t('...') in app/*.py"
+    for lang in LANGS:
+        assert sorted(keys - set(catalogue(lang))) == []
+
+
+def test_the_sample_covers_the_model():
+    """The workloads reach every stage, level and decision state, so the key collection below means something."""
+    assert {r.stage for r in RESULTS} == set(STAGE_IDS)
+    assert {m.level for r in RESULTS for m in r.meters.values()} == set(LEVELS)
+    assert {d.state for r in RESULTS for d in r.decisions.values()} == set(DECISION_STATES)
+    assert {r.step.gen.bound for r in RESULTS} - set(BOUNDS) == set()
+    assert len(MODEL_TEXTS) > 40
+
+
+_PLACEHOLDER = re.compile(r"\{[a-z_]+(:[^}]*)?\}")
+# Known bug: in the stages before the RL loop the KL-drift and eval-need meters carry their formula key with no
+# arguments, and the raw template ("{epochs:n} · {ref:g3} / {kl:g3}") reaches the page's "show the math".
+UNFORMATTED_BUG = {"meter.kl_risk.formula", "meter.eval_need.formula"}
+BUG_STATES = {"preset-sft_only", "preset-reward_model", "step-1", "step-2", "step-3"}
+BUG_REASON = ("BUG: before the RL loop (sft_only, reward_model) the kl_risk and eval_need meters pass their formula "
+              "key with no arguments, so 'show the math' prints raw placeholders, e.g. /en/?pairs=0&rollouts=0 shows "
+              "'x = epochs · β_ref / β = {epochs:n} · {ref:g3} / {kl:g3} = {pressure:g3}' and "
+              "'100 · ln({samples:n} / {low:n}) / ...'")
+
+
+def _format_problems(lang: str) -> list[tuple[str, str]]:
+    """Each key the model produced must exist and format with every argument set it came with (enums translated)."""
+    t = translator(lang)
+    problems = []
+    for key, arg_sets in sorted(MODEL_TEXTS.items()):
+        if not t.has(key):
+            problems.append((key, "missing"))
+            continue
+        for args in arg_sets:
+            try:
+                text = str(t.markup(key, **view.targs(t, args)))
+            except Exception as exc:  # noqa: BLE001 - any failure is the finding
+                problems.append((key, f"{type(exc).__name__}: {exc} with {args}"))
+                break
+            if _PLACEHOLDER.search(text):
+                problems.append((key, f"unformatted placeholder in {text!r}"))
+                break
+    return problems
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_model_key_formats(lang):
+    assert [p for p in _format_problems(lang) if p[0] not in UNFORMATTED_BUG] == []
+
+
+@pytest.mark.xfail(strict=True, reason=BUG_REASON)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_model_key_formats_including_the_meter_formulas(lang):
+    assert _format_problems(lang) == []
+
+
+def test_enum_arguments_are_translatable():
+    for r in RESULTS:
+        assert r.step.gen.bound in BOUNDS
+        what = r.meters["train_memory"].figure_args.get("what")
+        assert what is None or what in WHATS
+
+
+_LETTERS = re.compile(r"[A-Za-z]")
+
+
+def _translatable(text: str) -> bool:
+    return bool(_LETTERS.search(re.sub(r"\{[^}]*\}", "", text)))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG: fewer than 90 % of zh values differ from en (89 %): untranslated UI words such as input.demos.label "
+    "'SFT demonstrations', input.pairs.label 'Preference pairs', est.reality.gen 'Generation', est.reality.train "
+    "'Training', est.part.actor/critic; most other copies are English terms the seed keeps (node and GPU names)"))
+def test_zh_is_translated():
+    zh, en = catalogue("zh"), catalogue("en")
+    keys = [k for k in en if _translatable(en[k])]
+    same = sorted(k for k in keys if zh[k] == en[k])
+    share = 1 - len(same) / len(keys)
+    assert share >= 0.90, f"{share:.1%} differ; identical: " + ", ".join(f"{k}={en[k]!r}" for k in same)
+
+
+# --- rendered pages --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("state", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=BUG_REASON)) if s in BUG_STATES else s
+    for s in STATES])
+def test_no_placeholder_survives_on_the_lab_page(client, lang, state):
+    body = client.get(lab_path(lang, STATES[state])).text
+    found = sorted({m.group(0) for m in _PLACEHOLDER.finditer(body)})
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", ["tutorial", "compare", "nope"])
+def test_no_placeholder_survives_on_other_pages(client, lang, path):
+    body = client.get(f"/{lang}/{path}").text
+    assert sorted({m.group(0) for m in _PLACEHOLDER.finditer(body)}) == []
+
+
+def _han(html: str) -> str:
+    text = _html.unescape(re.sub(r"<[^>]+>", " ", html))
+    return "".join(re.findall(r"[\u4e00-\u9fff]+", text))
+
+
+@pytest.mark.parametrize("state", STATES, ids=list(STATES))
+def test_each_page_is_in_its_language(client, state):
+    """The zh page's text is Chinese; the en page's has no Chinese beyond the language switch (中文) and the
+    glossary's other-language terms (shown on purpose)."""
+    zh = _han(client.get(lab_path("zh", STATES[state])).text)
+    assert len(zh) > 2_000
+    html = client.get(lab_path("en", STATES[state])).text
+    allowed = sorted({"中文", *(g["zh"]["term"] for g in view.GLOSSARY)}, key=len, reverse=True)
+    for term in allowed:
+        html = html.replace(_html.escape(term, quote=False), " ")
+    assert _han(html) == ""
