@@ -1,0 +1,133 @@
+"""Regression guards for the speed budgets that do not depend on wall-clock time (docs/performance.md).
+
+Sizes and counts only: the partial after a one-notch slider move, the resources the lab page references, what
+can block rendering, and the compressed size of a first load.  Timing budgets are measured by benchmarks/
+(run_all.sh) and reported as percentiles, never asserted: this machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import gzip
+from html.parser import HTMLParser
+from urllib.parse import urlencode, urljoin, urlsplit
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import app
+from app.model import DEFAULTS
+from app.model.inputs import NUMBERS
+
+LANGS = ("en", "zh")
+BASE = "http://testserver"
+PARTIAL_MAX_BYTES = 15_000
+FIRST_LOAD_MAX_BYTES = 100_000  # 100 KB, gzip level 6, every resource of a cold first load
+MAX_RESOURCES = 6  # same-origin resources a first load fetches, the page included
+
+ROLLOUTS = next(s for s in NUMBERS if s.name == "rollouts").ladder
+START = ROLLOUTS.index(DEFAULTS.rollouts)
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(app)
+
+
+def lab_path(lang: str, **changes: object) -> str:
+    return f"/{lang}/?{urlencode(DEFAULTS.query(**changes))}"
+
+
+class Resources(HTMLParser):
+    """What a JS-enabled browser fetches from the HTML (<noscript> content is ignored: it loads only without JS)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.noscript = 0
+        self.scripts: list[dict[str, str | None]] = []
+        self.stylesheets: list[dict[str, str | None]] = []
+        self.fetched: list[str] = []  # every subresource URL
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "noscript":
+            self.noscript += 1
+            return
+        if self.noscript:
+            return
+        if tag == "script":
+            self.scripts.append(a)
+            if a.get("src"):
+                self.fetched.append(a["src"])
+        elif tag == "link" and a.get("href"):
+            rel = set((a.get("rel") or "").lower().split())
+            if "stylesheet" in rel:
+                self.stylesheets.append(a)
+            if rel & {"stylesheet", "icon", "preload", "modulepreload", "manifest", "apple-touch-icon"}:
+                self.fetched.append(a["href"])
+        elif tag in ("img", "iframe", "embed", "source", "video", "audio", "object") and (a.get("src") or a.get("data")):
+            self.fetched.append(a.get("src") or a.get("data"))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "noscript" and self.noscript:
+            self.noscript -= 1
+
+
+def page_resources(client: TestClient, lang: str) -> tuple[str, Resources]:
+    r = client.get(f"/{lang}/", headers={"Accept-Encoding": "identity"})
+    assert r.status_code == 200
+    parsed = Resources()
+    parsed.feed(r.text)
+    return r.text, parsed
+
+
+def same_origin(ref: str) -> bool:
+    return urlsplit(urljoin(BASE + "/en/", ref)).netloc == urlsplit(BASE).netloc
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("step", (+1, -1), ids=("up", "down"))
+def test_partial_after_one_notch_is_small(client: TestClient, lang: str, step: int) -> None:
+    # the slider moves one notch from the default; htmx names the page's current URL in HX-Current-URL
+    before, after = ROLLOUTS[START], ROLLOUTS[START + step]
+    r = client.get(lab_path(lang, rollouts=after), headers={
+        "HX-Request": "true", "HX-Current-URL": BASE + lab_path(lang, rollouts=before),
+        "Accept-Encoding": "identity"})
+    assert r.status_code == 200
+    assert "<html" not in r.text and 'hx-swap-oob="true"' in r.text, "expected the out-of-band partial"
+    assert 'data-meter-value="rollout_load"' in r.text, "the moved meter must be in the partial"
+    assert len(r.content) <= PARTIAL_MAX_BYTES, f"partial is {len(r.content)} bytes (budget {PARTIAL_MAX_BYTES})"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lab_page_references_at_most_six_same_origin_resources(client: TestClient, lang: str) -> None:
+    _, res = page_resources(client, lang)
+    ours = [u for u in res.fetched if same_origin(u)]
+    assert 1 + len(ours) <= MAX_RESOURCES, f"page + {ours}"
+    assert [u for u in res.fetched if not same_origin(u)] == [], "a first load must not leave this origin"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_only_the_stylesheet_blocks_rendering(client: TestClient, lang: str) -> None:
+    _, res = page_resources(client, lang)
+    assert res.scripts, "the page has its scripts"
+    for s in res.scripts:
+        assert s.get("src"), f"inline script {s}: cannot be deferred"
+        assert "defer" in s, f"<script src={s.get('src')}> without defer blocks parsing"
+    blocking = [s["href"] for s in res.stylesheets if (s.get("media") or "all") in ("all", "screen")]
+    assert len(blocking) == 1 and urlsplit(blocking[0]).path.endswith(".css"), blocking
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_first_load_gzipped_fits_100_kb(client: TestClient, lang: str) -> None:
+    html, res = page_resources(client, lang)
+    sizes = {f"/{lang}/": len(gzip.compress(html.encode(), 6))}
+    for ref in res.fetched:
+        if not same_origin(ref):
+            continue
+        r = client.get(urlsplit(urljoin(BASE + "/", ref))._replace(scheme="", netloc="").geturl(),
+                       headers={"Accept-Encoding": "identity"})
+        assert r.status_code == 200, ref
+        sizes[ref] = len(gzip.compress(r.content, 6))
+    names = " ".join(sizes)
+    assert any(".css" in k for k in sizes) and "htmx" in names and "app.js" in names and "favicon" in names, sizes
+    assert sum(sizes.values()) <= FIRST_LOAD_MAX_BYTES, sizes
