@@ -8,7 +8,7 @@ from typing import Annotated
 from urllib.parse import parse_qs, urlsplit
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -16,12 +16,13 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import view
 from app.i18n import DEFAULT_LANG, LANGS
 from app.model import WorkloadInputs, evaluate, normalise
-from app.security import SecurityHeadersMiddleware
+from app.security import CSP, SecurityHeadersMiddleware
 
 ROOT = Path(__file__).parent
 STATIC = ROOT / "static"
 
 app = FastAPI(
+    docs_url=None,  # served below from the vendored swagger-ui-dist: no CDN, no inline script
     title="RLHF Pipeline Lab",
     summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
     version="0.1.0",
@@ -93,10 +94,21 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+FAVICON = (STATIC / "favicon.svg").read_bytes()
+# Swagger UI sets inline styles from its bundle; only this page allows them.
+DOCS_CSP = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+
+
 @app.get("/favicon.ico", include_in_schema=False)
-def favicon() -> FileResponse:
-    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
-                        headers={"Cache-Control": "public, max-age=86400"})
+def favicon(request: Request) -> Response:
+    return _cacheable(request, Response(FAVICON, media_type="image/svg+xml"), 86400)
+
+
+@app.get("/docs", include_in_schema=False)
+def docs(request: Request) -> Response:
+    response = view.render(request, "docs.html", {})
+    response.headers["Content-Security-Policy"] = DOCS_CSP
+    return response
 
 
 @app.get("/api/evaluate", summary="Evaluate a workload", response_model=None)
@@ -113,7 +125,7 @@ def lang_no_slash(lang: str, request: Request) -> RedirectResponse:
     return RedirectResponse(f"/{lang}/{query}", status_code=308)
 
 
-@app.get("/{lang}/", response_class=HTMLResponse, include_in_schema=False)
+@app.api_route("/{lang}/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 def lab(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
@@ -131,21 +143,22 @@ def lab(lang: str, request: Request) -> Response:
                            partial=partial)
     response = view.render(request, "_live.html" if partial else "lab.html", ctx)
     # The answer depends on the URL, on whether htmx asked for the live regions, and on the previous state.
-    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-Current-URL" + (", Referer" if prev_header == "referer" else "")
+    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-History-Restore-Request, HX-Current-URL" + (
+        "" if partial else ", Referer")
     if not partial and request.cookies.get("lang") != lang:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
     return _cacheable(request, response, 300)
 
 
-@app.get("/{lang}/tutorial", response_class=HTMLResponse, include_in_schema=False)
+@app.api_route("/{lang}/tutorial", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 def tutorial(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
     return _cacheable(request, view.render(request, "tutorial.html", view.tutorial_context(lang)), 3600)
 
 
-@app.get("/{lang}/compare", response_class=HTMLResponse, include_in_schema=False)
+@app.api_route("/{lang}/compare", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 def compare(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)

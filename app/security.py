@@ -31,7 +31,8 @@ class SecurityHeadersMiddleware:
         async def send_with_headers(message) -> None:  # noqa: ANN001
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if not (static and h[0] == b"cache-control")]
-                headers.extend(_HEADERS)
+                own_csp = any(h[0] == b"content-security-policy" for h in headers)
+                headers.extend(h for h in _HEADERS if not (own_csp and h[0] == b"content-security-policy"))
                 if static and message["status"] == 200:
                     headers.append(_IMMUTABLE)
                 message["headers"] = headers

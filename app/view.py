@@ -39,7 +39,7 @@ def _asset(name: str) -> str:
 
 
 ASSETS = {"css": _asset("app.css"), "js": _asset("app.js"), "htmx": "/static/htmx-2.0.11.min.js",
-          "icon": _asset("favicon.svg")}
+          "icon": _asset("favicon.svg"), "nojs": _asset("nojs.css"), "swagger_init": _asset("swagger-init.js")}
 env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
                    stage_ids=STAGE_IDS, node_ids=NODE_IDS)
 
@@ -244,7 +244,8 @@ def lab_context(lang: str, result: Result, notices, previous, present: bool = Fa
         regions=changed_regions(previous, result) if partial else ALL_REGIONS,
         controls=controls(i), presets=[(p.id, lab_url(lang, p.inputs)) for p in PRESETS],
         current_preset=current_preset(i), self_url=lab_url(lang, i),
-        switch_url=lab_url(ctx["other_lang"], i), compare_url=lab_url(lang, i, "compare"),
+        switch_url=lab_url(ctx["other_lang"], i) + ("&present=1" if present else ""),
+        compare_url=lab_url(lang, i, "compare"),
         walk=_walk(lang, i), gpu=GPUS[i.gpu], assumptions=ASSUMPTION_ROWS, gpu_rows=GPUS.values(),
         sources=SOURCES, reality=REALITY,
     )

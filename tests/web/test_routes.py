@@ -227,8 +227,7 @@ ETAGGED = [
     pytest.param("/en/tutorial", {}, id="tutorial-en"),
     pytest.param("/zh/tutorial", {}, id="tutorial-zh"),
     pytest.param("/static/htmx-2.0.11.min.js", {}, id="static"),
-    pytest.param("/favicon.ico", {}, id="favicon", marks=pytest.mark.xfail(
-        strict=True, reason="BUG: /favicon.ico sends an ETag but ignores If-None-Match (always 200 with the body)")),
+    pytest.param("/favicon.ico", {}, id="favicon"),
 ]
 
 
@@ -256,12 +255,8 @@ VARY = [
     pytest.param(HTMX, "HX-Boosted", "true", id="hx-boosted"),
     pytest.param(HTMX, "HX-Current-URL", _PREV, id="hx-current-url"),
     pytest.param({**HTMX, "HX-Current-URL": "http://testserver" + _LAB}, "HX-History-Restore-Request", "true",
-                 id="hx-history-restore", marks=pytest.mark.xfail(strict=True, reason=(
-                     "BUG: the full page vs partial answer depends on HX-History-Restore-Request, which is not in "
-                     "Vary; a cached partial (public, max-age=300) can be served to htmx's history-restore XHR"))),
-    pytest.param({"Cookie": "lang=en"}, "Referer", _PREV, id="referer", marks=pytest.mark.xfail(strict=True, reason=(
-        "BUG: the why-panel depends on Referer, but Vary names Referer only on answers that had one; the "
-        "cached Referer-less page is then served to a no-JS form submit"))),
+                 id="hx-history-restore"),
+    pytest.param({"Cookie": "lang=en"}, "Referer", _PREV, id="referer"),
 ]
 
 

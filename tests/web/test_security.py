@@ -130,9 +130,6 @@ def test_htmx_config_keeps_eval_off(client):
     assert '"includeIndicatorStyles":false' in content.replace(" ", "")  # an inline <style> would be blocked
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: /docs is FastAPI's default Swagger UI: an inline <script> plus scripts and CSS from cdn.jsdelivr.net, all "
-    "blocked by the app's own CSP (script-src 'self'), so /docs renders a blank page in a browser (and needs network)"))
 def test_docs_page_works_under_the_csp(client):
     assert _csp_problems(client.get("/docs").text) == []
 

@@ -70,7 +70,6 @@ def test_immutable_static_urls_carry_a_version(client):
     assert sorted(_immutable_unversioned(client) - KNOWN_UNVERSIONED) == []
 
 
-@pytest.mark.xfail(strict=True, reason=NOJS_REASON)
 def test_nojs_stylesheet_is_versioned(client):
     assert sorted(_immutable_unversioned(client)) == []
 
