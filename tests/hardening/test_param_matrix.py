@@ -1,0 +1,270 @@
+"""Every parameter × every kind of bad value, on every surface that reads it.
+
+For each (parameter, value) the test asks the full page (en), the htmx partial (zh, coming from the default
+page so the "what moved" diff runs too), the JSON API and the compare page (both sides), and checks:
+
+* page and partial: 200, well-formed HTML, the state shown (canonical query in the language-switch link) is
+  the clamped value, and there is exactly the expected notice — the catalogue sentence of that language,
+  naming the field, echoing the given value escaped and cut to 40 characters, and the value used;
+* API: 200 with the same state when the value is acceptable, otherwise 422 whose every error names the field;
+* compare: 200, well-formed, one notice per bad side;
+* everywhere: the security headers, and no trace of the payload as markup.
+
+Expectations come from the parameter table (bounds and defaults), written out case by case below.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from markupsafe import escape
+
+from app.model.assumptions import SEPARATE_MIN_GPUS
+from app.model.inputs import CHOICES, NUMBERS, STEP_MAX, fmt_param
+
+from .asgi import get
+from .support import (
+    HTMX,
+    assert_html,
+    assert_json,
+    assert_security_headers,
+    notice_items,
+    page_state,
+    quick_notice_count,
+    quick_state,
+    t,
+)
+
+ECHO = 40  # characters of a bad value a notice may echo
+XSS = "<script>alert(1)</script>"
+ATTR = '"onmouseover="alert(1)" x="'
+
+
+def _num(spec, v: float) -> str:
+    return fmt_param(int(v) if spec.integer else float(v))
+
+
+def number_cases(spec):
+    """(case id, raw value, value the page must use, notice kind or None, API accepts it)."""
+    lo, hi, d = spec.minimum, spec.maximum, spec.default
+    lo_s, hi_s, d_s = _num(spec, lo), _num(spec, hi), _num(spec, d)
+    zero_ok = lo <= 0
+    return [
+        ("empty", "", d_s, None, False),
+        ("blank", "   ", d_s, None, False),
+        ("negative", "-1", lo_s, "below_min", False),
+        ("zero", "0", "0" if zero_ok else lo_s, None if zero_ok else "below_min", zero_ok),
+        ("min", lo_s, lo_s, None, True),
+        ("max", hi_s, hi_s, None, True),
+        ("twice_max", _num(spec, hi * 2), hi_s, "above_max", False),
+        ("huge", "1e12", hi_s, "above_max", False),
+        ("many_digits", "9" * 400, hi_s, "above_max", False),
+        ("nan", "NaN", d_s, "invalid", False),
+        ("inf", "inf", hi_s, "above_max", False),
+        ("minus_infinity", "-Infinity", lo_s, "below_min", False),
+        ("1e309", "1e309", hi_s, "above_max", False),
+        ("minus_1e309", "-1e309", lo_s, "below_min", False),
+        ("underflow", "1e-400", "0" if zero_ok else lo_s, None if zero_ok else "below_min", False),
+        ("word", "abc", d_s, "invalid", False),
+        ("hex", "0x1F", d_s, "invalid", False),
+        ("script", XSS, d_s, "invalid", False),
+        ("attribute", ATTR, d_s, "invalid", False),
+        ("cjk", "七十", d_s, "invalid", False),
+        ("rtl_emoji", "\u202e🙂\u0000", d_s, "invalid", False),
+        ("10kB_digits", "7" * 10_240, hi_s, "above_max", False),
+        ("10kB_text", "x" * 10_240, d_s, "invalid", False),
+    ]
+
+
+def choice_cases(spec):
+    other = spec.choices[-1] if spec.choices[-1] != spec.default else spec.choices[0]
+    full_width = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in spec.default)
+    return [
+        ("empty", "", spec.default, None, False),
+        *[(f"valid_{c}", c, c, None, True) for c in spec.choices],
+        ("unknown", "zzz", spec.default, "unknown_choice", False),
+        ("upper_case", other.upper(), spec.default, "unknown_choice", False),
+        ("padded", f"  {other} ", other, None, False),
+        ("full_width", full_width, spec.default, "unknown_choice", False),
+        ("script", XSS, spec.default, "unknown_choice", False),
+        ("attribute", ATTR, spec.default, "unknown_choice", False),
+        ("10kB", "y" * 10_240, spec.default, "unknown_choice", False),
+    ]
+
+
+STEP_CASES = [
+    ("empty", "", None, None, False),
+    ("first", "1", "1", None, True),
+    ("last", str(STEP_MAX), str(STEP_MAX), None, True),
+    ("zero", "0", None, "invalid", False),
+    ("past_last", str(STEP_MAX + 1), None, "invalid", False),
+    ("negative", "-1", None, "invalid", False),
+    ("fraction", "1.5", None, "invalid", False),
+    ("superscript", "²", None, "invalid", False),
+    ("many_digits", "1" * 5_000, None, "invalid", False),
+    ("script", XSS, None, "invalid", False),
+]
+
+CASES = [
+    *[pytest.param("number", s.name, *c, id=f"{s.name}-{c[0]}") for s in NUMBERS for c in number_cases(s)],
+    *[pytest.param("choice", s.name, *c, id=f"{s.name}-{c[0]}") for s in CHOICES for c in choice_cases(s)],
+    *[pytest.param("step", "step", *c, id=f"step-{c[0]}") for c in STEP_CASES],
+]
+
+
+def _expected_notice(lang: str, field: str, kind: str, raw: str, used: str) -> str:
+    given = raw.strip()[:ECHO]
+    return t(lang, f"notice.{kind}").format(field=field, given=escape(given), used=used)
+
+
+def _assert_no_payload(text: str) -> None:
+    assert XSS not in text
+    assert 'onmouseover="alert' not in text and "onmouseover=alert" not in text
+
+
+PAYLOADS = {"script", "attribute", "cjk", "rtl_emoji", "10kB_text", "10kB", "full_width", "negative", "huge"}
+
+
+def _expected(kind: str, field: str, used: str | None, notice: str | None) -> list[tuple[str, str]]:
+    out = [] if notice is None else [(field, notice)]
+    if field == "gpus" and int(used) < SEPARATE_MIN_GPUS:  # the default placement (separate) needs 4 GPUs
+        out.append(("placement", "separate_needs_gpus"))
+    return out
+
+
+@pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), CASES)
+def test_bad_value_everywhere(kind, field, case, raw, used, notice, api_ok):
+    query = f"{field}={quote(raw, safe='')}"
+    expected = _expected(kind, field, used, notice)
+    used_text = "" if kind == "step" else used
+    sentences = {lang: [_expected_notice(lang, f, k, raw if f == field else "separate",
+                                         used_text if f == field else "colocated") for f, k in expected]
+                 for lang in ("zh", "en")}
+
+    # --- the partial (zh), coming from the default page so the "what moved" diff runs: strict parse -----------
+    r = get(f"/zh/?{query}", {**HTMX, "HX-Current-URL": "http://testserver/zh/"})
+    assert r.status == 200, (r.status, r.body[:300])
+    assert_security_headers(r)
+    doc = assert_html(r, full=False)
+    _assert_no_payload(r.text)
+    state = page_state(doc)
+    assert state.get(field) == used, (state.get(field), used)
+    assert len(notice_items(doc)) == len(expected)
+    for sentence in sentences["zh"]:
+        assert sentence in r.text, sentence
+
+    # --- the full page (en): strict parse for payloads, regex readers otherwise ----------------------------------
+    r = get(f"/en/?{query}")
+    assert r.status == 200, (r.status, r.body[:300])
+    assert_security_headers(r)
+    _assert_no_payload(r.text)
+    assert len(r.body) < 200_000, "a bad value must not be echoed at length"
+    if case in PAYLOADS:
+        doc = assert_html(r, full=True, lang="en")
+        assert page_state(doc).get(field) == used and len(notice_items(doc)) == len(expected)
+        if kind == "number":  # the form shows the value in use, not the one given
+            (box,) = doc.find("input", name=field, type="number")
+            assert box.attrs["value"] == used
+    else:
+        assert r.content_type == "text/html" and r.text.startswith("<!doctype html>")
+        assert quick_state(r.text).get(field) == used
+        assert quick_notice_count(r.text) == len(expected)
+    for sentence in sentences["en"]:
+        assert sentence in r.text, sentence
+
+    # --- the JSON API ------------------------------------------------------------------------------------------
+    r = get(f"/api/evaluate?{query}")
+    assert_security_headers(r)
+    body = assert_json(r)
+    if api_ok:
+        assert r.status == 200, body
+        assert fmt_param(body["inputs"][field]) == used
+    else:
+        assert r.status == 422, (r.status, str(body)[:300])
+        errors = body["detail"]
+        assert errors and all(e["loc"] == ["query", field] for e in errors), errors
+
+    # --- the compare page: the value on side a, then on side b -----------------------------------------------
+    for q in (query, f"b_{query}"):
+        r = get(f"/en/compare?{q}")
+        assert r.status == 200, (q[:60], r.status)
+        assert_security_headers(r)
+        _assert_no_payload(r.text)
+        if case in PAYLOADS:
+            assert len(notice_items(assert_html(r, full=True, lang="en"))) == len(expected)
+        else:
+            assert quick_notice_count(r.text) == len(expected)
+
+
+@pytest.mark.parametrize("spec", NUMBERS, ids=lambda s: s.name)
+def test_repeated_parameter_last_one_wins_on_page_and_api(spec):
+    """`?x=<bad>&x=<good>` uses the good one silently; `?x=<good>&x=<bad>` clamps with a notice — and the API
+    agrees with the page on which repetition counts."""
+    good, bad = _num(spec, spec.default), _num(spec, spec.maximum * 2)
+    hi = _num(spec, spec.maximum)
+    doc = assert_html(r := get(f"/en/?{spec.name}={bad}&{spec.name}={good}"), full=True, lang="en")
+    assert r.status == 200 and page_state(doc)[spec.name] == good and not notice_items(doc)
+    doc = assert_html(r := get(f"/en/?{spec.name}={good}&{spec.name}={bad}", HTMX), full=False)
+    assert r.status == 200 and page_state(doc)[spec.name] == hi and len(notice_items(doc)) == 1
+    lo_ok = _num(spec, spec.minimum)
+    r = get(f"/api/evaluate?{spec.name}={hi}&{spec.name}={lo_ok}")
+    assert r.status == 200 and fmt_param(r.json()["inputs"][spec.name]) == lo_ok
+    r = get(f"/api/evaluate?{spec.name}={lo_ok}&{spec.name}={bad}")
+    assert r.status == 422 and r.json()["detail"][0]["loc"] == ["query", spec.name]
+
+
+def test_every_parameter_bad_at_once_gives_one_notice_each():
+    bad = {s.name: "-1e309" for s in NUMBERS} | {s.name: XSS for s in CHOICES} | {"step": "0"}
+    query = "&".join(f"{k}={quote(v, safe='')}" for k, v in bad.items())
+    for lang in ("zh", "en"):
+        r = get(f"/{lang}/?{query}")
+        doc = assert_html(r, full=True, lang=lang)
+        fields = [n.field for n in _notices_for(bad)]
+        assert len(notice_items(doc)) == len(fields)
+        for f in fields:
+            assert f"<code>{f}</code>" in r.text
+    r = get(f"/api/evaluate?{query}")
+    assert r.status == 422
+    assert {e["loc"][1] for e in r.json()["detail"]} == set(bad)
+
+
+def _notices_for(query: dict[str, str]):
+    from app.model import normalise
+
+    return normalise({k: [v] for k, v in query.items()})[1]
+
+
+UNKNOWN = "zzz=1&ROLLOUTS=5&rollouts_=5&b_=1&%00=1&__proto__=x&" + quote(XSS, safe="") + "=1&=&&&"
+
+
+def test_unknown_parameters_are_ignored_everywhere():
+    base = get("/en/?step=2")
+    r = get(f"/en/?step=2&{UNKNOWN}")
+    doc = assert_html(r, full=True, lang="en")
+    assert not notice_items(doc)
+    assert page_state(doc) == page_state(assert_html(base, full=True, lang="en"))
+    _assert_no_payload(r.text)
+    r = get(f"/api/evaluate?{UNKNOWN}")
+    assert r.status == 200 and r.json() == get("/api/evaluate").json()
+    r = get(f"/en/?{UNKNOWN}", HTMX)
+    assert r.status == 200 and not notice_items(assert_html(r, full=False))
+
+
+def test_separate_placement_on_too_few_gpus_is_a_notice_not_an_error():
+    r = get("/en/?placement=separate&gpus=1")
+    doc = assert_html(r, full=True, lang="en")
+    assert page_state(doc)["placement"] == "colocated"
+    assert [e for e in notice_items(doc)]
+    r = get("/api/evaluate?placement=separate&gpus=1")
+    assert r.status == 200 and r.json()["inputs"]["placement"] == "colocated"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "BUG (minor): on /{lang}/compare a notice about a side-b parameter names the side-a field: "
+    "?gpus=16&b_gpus=0 says 'gpus = 0 is below the minimum' although gpus is 16 in the URL; "
+    "view.compare_context appends normalise()'s notices for b_* unchanged."))
+def test_compare_notice_names_the_side_b_parameter_as_given():
+    r = get("/en/compare?gpus=16&b_gpus=0")
+    assert r.status == 200
+    assert "<code>b_gpus</code>" in r.text
