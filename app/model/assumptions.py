@@ -106,7 +106,6 @@ _CONSTANTS = (
     Constant("forward_mfu", 0.45, "of peak BF16"),                     # scoring forwards and prefill
     Constant("decode_bandwidth_efficiency", 0.60, "of HBM bandwidth"),
     Constant("usable_memory_fraction", 0.90, "of GPU memory", "vllm_docs"),
-    Constant("max_weight_fraction_per_gpu", 0.50, "of GPU memory"),   # engine keeps half for KV cache
     Constant("decode_step_overhead_separate_s", 0.004, "s per decode step"),   # dedicated engine, CUDA graphs
     Constant("decode_step_overhead_colocated_s", 0.050, "s per decode step"),  # hybrid engine, no CUDA graphs
     Constant("hybrid_batch_per_gpu", 16.0, "sequences per GPU"),  # hybrid engine generation batch (DS-Chat style)
@@ -150,7 +149,6 @@ TRAIN_MFU = c("train_mfu")
 FORWARD_MFU = c("forward_mfu")
 DECODE_BW_EFF = c("decode_bandwidth_efficiency")
 USABLE = c("usable_memory_fraction")
-MAX_WEIGHT_FRACTION = c("max_weight_fraction_per_gpu")
 OVERHEAD_SEPARATE_S = c("decode_step_overhead_separate_s")
 OVERHEAD_COLOCATED_S = c("decode_step_overhead_colocated_s")
 HYBRID_BATCH_PER_GPU = c("hybrid_batch_per_gpu")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+from app.model.assumptions import TRAIN_BYTES
 
 DECISION_IDS = (
     "sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training", "kl_control", "eval_gating",
@@ -65,8 +68,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     need_gb, need_min, fits = (dpo.per_gpu_gb * i.gpus, dpo.min_gpus, dpo.fits) if stage == "dpo" else (
         memory.total_gb, memory.min_gpus, memory.fits)
     if stage in ("sft_only", "reward_model"):
-        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * 16
-        need_min = None
+        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * TRAIN_BYTES
+        need_min = math.ceil(need_gb / memory.usable_gb - 1e-9)  # ZeRO-3 shards the states evenly
         fits = need_gb / i.gpus <= memory.usable_gb
     args = dict(total_gb=need_gb, gpus=i.gpus, per_gpu_gb=need_gb / i.gpus, usable_gb=memory.usable_gb,
                 min_gpus=need_min or 0)

@@ -129,7 +129,8 @@ def fmt_param(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """What normalise() did to one parameter. ``kind``: below_min, above_max, invalid, unknown_choice."""
+    """What normalise() did to one parameter. ``kind``: below_min, above_max, rounded, empty, invalid,
+    unknown_choice, separate_needs_gpus."""
 
     field: str
     kind: str
@@ -140,10 +141,19 @@ class Notice:
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
-def _first(value: str | Sequence[str]) -> str:
+def _first(value: str | Sequence[str]) -> str | None:
+    """The last of repeated values; None when a key came with no value at all."""
     if isinstance(value, str):
         return value
-    return value[-1] if value else ""
+    return value[-1] if value else None
+
+
+def _text(query: Mapping[str, str | Sequence[str]], name: str) -> str | None:
+    raw = query.get(name)
+    if raw is None:
+        return None
+    text = _first(raw)
+    return None if text is None else text.strip()
 
 
 def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs, tuple[Notice, ...]]:
@@ -155,11 +165,11 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
     values: dict[str, object] = {}
     notices: list[Notice] = []
     for spec in NUMBERS:
-        raw = query.get(spec.name)
-        if raw is None:
+        text = _text(query, spec.name)
+        if text is None:
             continue
-        text = _first(raw).strip()
         if text == "":
+            notices.append(Notice(spec.name, "empty", "", fmt_param(spec.default)))
             continue
         given = text[:_MAX_ECHO]
         try:
@@ -176,27 +186,26 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
             number, kind = spec.maximum, "above_max"
         else:
             kind = ""
-        if spec.integer:
-            rounded = float(round(number))
-            number = rounded
+        if spec.integer and not float(number).is_integer():
+            number = float(round(number))
+            kind = kind or "rounded"
         value: float | int = int(number) if spec.integer else number
         if kind:
             notices.append(Notice(spec.name, kind, given, fmt_param(value)))
         values[spec.name] = value
     for spec in CHOICES:
-        raw = query.get(spec.name)
-        if raw is None:
+        text = _text(query, spec.name)
+        if text is None:
             continue
-        text = _first(raw).strip()
         if text == "":
+            notices.append(Notice(spec.name, "empty", "", spec.default))
             continue
         if text in spec.choices:
             values[spec.name] = text
         else:
             notices.append(Notice(spec.name, "unknown_choice", text[:_MAX_ECHO], spec.default))
-    raw_step = query.get("step")
-    if raw_step is not None:
-        text = _first(raw_step).strip()
+    text = _text(query, "step")
+    if text is not None:
         # isdecimal, not isdigit: '²' is a digit that int() rejects; the length cap keeps int() from refusing
         # (or spending time on) a thousand-digit string
         if text.isdecimal() and len(text) <= 3 and 1 <= int(text) <= STEP_MAX:

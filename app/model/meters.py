@@ -112,7 +112,7 @@ def kl_pressure(epochs: int, kl: float, dpo: bool) -> float:
 def kl_risk(epochs: int, kl: float, dpo: bool, active: bool) -> Meter:
     """Risk = 100 · x / (1 + x): 50 when β = β_ref with one epoch; more epochs or a smaller β raise it."""
     if not active:
-        return _meter("kl_risk", 0, None, "meter.kl_risk.figure_none", {}, "meter.kl_risk.formula", {})
+        return _meter("kl_risk", 0, None, "meter.kl_risk.figure_none", {}, "meter.kl_risk.formula_none", {})
     x = kl_pressure(epochs, kl, dpo)
     ref = KL_REF_DPO if dpo else KL_REF_PPO
     return _meter("kl_risk", 100.0 * x / (1.0 + x), None,
@@ -125,7 +125,7 @@ def eval_need(samples_between: float, hours_between: float, active: bool, dpo: b
     """Samples trained between evals (rollouts · epochs per PPO step, or 64 pairs per DPO step) on a log scale,
     1,000 → 0, 1,000,000 → 100."""
     if not active:
-        return _meter("eval_need", 0, None, "meter.eval_need.figure_none", {}, "meter.eval_need.formula", {})
+        return _meter("eval_need", 0, None, "meter.eval_need.figure_none", {}, "meter.eval_need.formula_none", {})
     return _meter(
         "eval_need", log_scale(samples_between, METER_EVAL_LOW, METER_EVAL_HIGH), None,
         "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",

@@ -561,6 +561,11 @@ def test_normalise_empty_query_is_defaults() -> None:
         ({"pairs": "1e309"}, "pairs", 10_000_000, Notice("pairs", "above_max", "1e309", "10000000")),
         ({"gpu": "v100"}, "gpu", "a100_80g", Notice("gpu", "unknown_choice", "v100", "a100_80g")),
         ({"method": "PPO"}, "method", "ppo", Notice("method", "unknown_choice", "PPO", "ppo")),
+        ({"rollouts": ""}, "rollouts", 512, Notice("rollouts", "empty", "", "512")),     # empty → default, said
+        ({"rollouts": "   "}, "rollouts", 512, Notice("rollouts", "empty", "", "512")),
+        ({"method": ""}, "method", "ppo", Notice("method", "empty", "", "ppo")),
+        ({"epochs": "2.6"}, "epochs", 3, Notice("epochs", "rounded", "2.6", "3")),       # integers are rounded
+        ({"gpus": "7.5"}, "gpus", 8, Notice("gpus", "rounded", "7.5", "8")),
     ],
 )
 def test_normalise_corrects_with_a_notice(query: dict, field: str, value: object, notice: Notice) -> None:
@@ -574,11 +579,8 @@ def test_normalise_corrects_with_a_notice(query: dict, field: str, value: object
     [
         ({"rollouts": ["4", "16"]}, "rollouts", 16),          # repeated → the last value
         ({"gpu": ["h100_80g", "h200_141g"]}, "gpu", "h200_141g"),
-        ({"rollouts": ""}, "rollouts", 512),                  # empty → default, silently
-        ({"rollouts": "   "}, "rollouts", 512),
-        ({"rollouts": []}, "rollouts", 512),
-        ({"method": ""}, "method", "ppo"),
-        ({"epochs": "2.6"}, "epochs", 3),                     # integers are rounded
+        ({"rollouts": []}, "rollouts", 512),                  # no value at all → default
+        ({"epochs": "3.0"}, "epochs", 3),                     # a whole number written as a float
         ({"pairs": "1,420,000"}, "pairs", 1_420_000),         # thousands separators
         ({"pairs": "1_000"}, "pairs", 1_000),
         ({"policy_b": " 13.5 "}, "policy_b", 13.5),
@@ -627,7 +629,7 @@ def test_normalise_echo_is_truncated() -> None:
 
 def test_normalise_output_passes_strict_validation() -> None:
     inputs, notices = normalise({"rollouts": "-5", "gpus": "1e9", "kl": "nan", "gpu": "tpu", "epochs": "7.4"})
-    assert len(notices) == 4
+    assert [n.kind for n in notices] == ["below_min", "rounded", "invalid", "above_max", "unknown_choice"]
     assert WorkloadInputs(**inputs.model_dump()) == inputs
 
 

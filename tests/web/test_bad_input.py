@@ -152,8 +152,6 @@ def test_unknown_parameters_are_ignored(client, path):
         assert not _notices(parse(r.text))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a non-integer value for an integer parameter (epochs=1.5, gpus=7.5) is "
-                                       "rounded on the page without a notice; the API answers 422 for the same URL")
 @pytest.mark.parametrize(("name", "raw"), [("epochs", "1.5"), ("gpus", "7.5")])
 def test_rounding_notice(client, name, raw):
     notices = _notices(parse(client.get(f"/en/?{name}={raw}").text))

@@ -264,14 +264,6 @@ def test_the_sample_covers_the_model():
 
 
 _PLACEHOLDER = re.compile(r"\{[a-z_]+(:[^}]*)?\}")
-# Known bug: in the stages before the RL loop the KL-drift and eval-need meters carry their formula key with no
-# arguments, and the raw template ("{epochs:n} · {ref:g3} / {kl:g3}") reaches the page's "show the math".
-UNFORMATTED_BUG = {"meter.kl_risk.formula", "meter.eval_need.formula"}
-BUG_STATES = {"preset-sft_only", "preset-reward_model", "step-1", "step-2", "step-3"}
-BUG_REASON = ("BUG: before the RL loop (sft_only, reward_model) the kl_risk and eval_need meters pass their formula "
-              "key with no arguments, so 'show the math' prints raw placeholders, e.g. /en/?pairs=0&rollouts=0 shows "
-              "'x = epochs · β_ref / β = {epochs:n} · {ref:g3} / {kl:g3} = {pressure:g3}' and "
-              "'100 · ln({samples:n} / {low:n}) / ...'")
 
 
 def _format_problems(lang: str) -> list[tuple[str, str]]:
@@ -296,12 +288,6 @@ def _format_problems(lang: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_model_key_formats(lang):
-    assert [p for p in _format_problems(lang) if p[0] not in UNFORMATTED_BUG] == []
-
-
-@pytest.mark.xfail(strict=True, reason=BUG_REASON)
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_model_key_formats_including_the_meter_formulas(lang):
     assert _format_problems(lang) == []
 
 
@@ -331,9 +317,7 @@ def test_zh_is_translated():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("state", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=BUG_REASON)) if s in BUG_STATES else s
-    for s in STATES])
+@pytest.mark.parametrize("state", list(STATES))
 def test_no_placeholder_survives_on_the_lab_page(client, lang, state):
     body = client.get(lab_path(lang, STATES[state])).text
     found = sorted({m.group(0) for m in _PLACEHOLDER.finditer(body)})
