@@ -23,6 +23,7 @@ STATIC = ROOT / "static"
 
 app = FastAPI(
     docs_url=None,  # served below from the vendored swagger-ui-dist: no CDN, no inline script
+    redoc_url=None,  # ReDoc would need a CDN; /docs is the one API page
     title="RLHF Pipeline Lab",
     summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
     version="0.1.0",
@@ -89,7 +90,7 @@ def root(request: Request) -> RedirectResponse:
     return response
 
 
-@app.get("/healthz", include_in_schema=False)
+@app.api_route("/healthz", methods=["GET", "HEAD"], include_in_schema=False)
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
@@ -99,7 +100,7 @@ FAVICON = (STATIC / "favicon.svg").read_bytes()
 DOCS_CSP = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
-@app.get("/favicon.ico", include_in_schema=False)
+@app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
 def favicon(request: Request) -> Response:
     return _cacheable(request, Response(FAVICON, media_type="image/svg+xml"), 86400)
 
@@ -111,7 +112,7 @@ def docs(request: Request) -> Response:
     return response
 
 
-@app.get("/api/evaluate", summary="Evaluate a workload", response_model=None)
+@app.api_route("/api/evaluate", methods=["GET", "HEAD"], summary="Evaluate a workload", response_model=None)
 def api_evaluate(params: Annotated[WorkloadInputs, Query()]) -> JSONResponse:
     """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field."""
     return JSONResponse(view.result_json(evaluate(params)))
@@ -169,7 +170,7 @@ def compare(lang: str, request: Request) -> Response:
 @app.exception_handler(StarletteHTTPException)
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
     if request.url.path.startswith("/api/") or exc.status_code != 404:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
     first = request.url.path.strip("/").split("/")[0]
     lang = first if first in LANGS else _pick_lang(request)
     response = view.render(request, "404.html", view.base_context(lang, "404"))

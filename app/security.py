@@ -33,7 +33,7 @@ class SecurityHeadersMiddleware:
                 headers = [h for h in message.get("headers", []) if not (static and h[0] == b"cache-control")]
                 own_csp = any(h[0] == b"content-security-policy" for h in headers)
                 headers.extend(h for h in _HEADERS if not (own_csp and h[0] == b"content-security-policy"))
-                if static and message["status"] == 200:
+                if static and message["status"] in (200, 304):
                     headers.append(_IMMUTABLE)
                 message["headers"] = headers
             await send(message)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
@@ -364,7 +364,7 @@ def compare_context(lang: str, query: dict) -> dict:
     b_query = {k[2:]: v for k, v in query.items() if k.startswith("b_")}
     if b_query:
         right, more = normalise({**{k: [v] for k, v in left.query().items()}, **b_query})
-        notices += more
+        notices += tuple(replace(n, field=f"b_{n.field}") for n in more)
     else:
         other = "dpo" if left.method == "ppo" else "ppo"
         right = left.model_copy(update={"method": other, "kl": 0.1 if other == "dpo" else 0.02, "step": None})
