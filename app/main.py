@@ -112,7 +112,8 @@ def docs(request: Request) -> Response:
     return response
 
 
-@app.api_route("/api/evaluate", methods=["GET", "HEAD"], summary="Evaluate a workload", response_model=None)
+@app.head("/api/evaluate", include_in_schema=False)
+@app.get("/api/evaluate", summary="Evaluate a workload", response_model=None)
 def api_evaluate(params: Annotated[WorkloadInputs, Query()]) -> JSONResponse:
     """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field."""
     return JSONResponse(view.result_json(evaluate(params)))
