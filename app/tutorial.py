@@ -66,4 +66,7 @@ def render_tutorial(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]
                     child.attrSet("title", t("tutorial.opens_stage", stage=t(f"stage.{stage}.name")))
             elif href.startswith("http"):
                 child.attrSet("rel", "noopener")
-    return Markup(md.renderer.render(tokens, md.options, {})), tuple(toc)
+    html = md.renderer.render(tokens, md.options, {})
+    # wide code blocks and tables scroll sideways; keyboard users must be able to reach them
+    html = html.replace("<pre>", '<pre tabindex="0">').replace("<table>", '<table tabindex="0">')
+    return Markup(html), tuple(toc)
