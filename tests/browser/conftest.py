@@ -43,7 +43,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def base_url() -> Iterator[str]:
     """`uvicorn app.main:app` on a free 127.0.0.1 port, started from the repository root."""
     port = _free_port()
@@ -79,7 +79,7 @@ def base_url() -> Iterator[str]:
             proc.stdout.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def api(base_url: str) -> Iterator[Callable[[str], dict]]:
     """GET /api/evaluate?<query> → JSON (the query as it appears in a page URL, without '?')."""
     with httpx.Client(base_url=base_url, timeout=10) as client:
@@ -92,7 +92,9 @@ def api(base_url: str) -> Iterator[Callable[[str], dict]]:
         yield evaluate
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running in this thread while it is open,
+# and the TestClient tests collected after this package (tests/hardening, tests/web) need the thread's loop free.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not os.path.exists(CHROMIUM):
         message = f"{CHROMIUM} is missing (apt-get install chromium; `make chromium`)"
