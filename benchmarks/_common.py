@@ -6,6 +6,7 @@ Nothing here times anything by itself.  Percentiles are nearest-rank (the same d
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import platform
@@ -53,6 +54,20 @@ def summary(values, digits: int = 3) -> dict | None:
     return {"n": len(values), "p50": r(statistics.median(values)), "p90": r(pct(values, 90)),
             "p95": r(pct(values, 95)), "p99": r(pct(values, 99)), "max": r(max(values)), "min": r(min(values)),
             "mean": r(statistics.fmean(values))}
+
+
+def call_route(fn, *args):  # noqa: ANN001, ANN201
+    """Call a route function, sync or async, in-process.  An async route that never awaits (the lab's routes do
+    CPU work only) is driven to completion directly, without an event loop's overhead."""
+    result = fn(*args)
+    if inspect.iscoroutine(result):
+        try:
+            result.send(None)
+        except StopIteration as done:
+            return done.value
+        result.close()
+        raise RuntimeError(f"{fn.__name__} awaited something: time it through the ASGI app instead")
+    return result
 
 
 def check_loopback(url: str) -> str:

@@ -40,6 +40,7 @@ from _common import (
     BUDGETS,
     ROOT,
     bounce,
+    call_route,
     check_loopback,
     ladder_walk,
     run_meta,
@@ -68,23 +69,27 @@ def _partial_headers(lang: str, prev_url: str, gzip: bool = True) -> list[tuple[
     return h
 
 
-def _time_calls(fn, n: int, max_s: float) -> list[float]:
-    """ms per call of fn(), n samples (bounded by max_s seconds); gc disabled while timing, as timeit does."""
-    out: list[float] = []
+def _time_calls(fn, n: int, max_s: float) -> tuple[list[float], list[float]]:
+    """ms per call of fn(), n samples (bounded by max_s seconds): wall time and this thread's CPU time (the latter
+    does not count time the OS gave to other processes, so it is steadier on a shared machine); gc disabled while
+    timing, as timeit does."""
+    wall: list[float] = []
+    cpu: list[float] = []
     deadline = time.perf_counter() + max_s
     gc_was = gc.isenabled()
     gc.disable()
     try:
         for _ in range(n):
-            t = time.perf_counter()
+            c, t = time.thread_time(), time.perf_counter()
             fn()
-            out.append((time.perf_counter() - t) * 1000.0)
+            wall.append((time.perf_counter() - t) * 1000.0)
+            cpu.append((time.thread_time() - c) * 1000.0)
             if time.perf_counter() > deadline:
                 break
     finally:
         if gc_was:
             gc.enable()
-    return out
+    return wall, cpu
 
 
 def inprocess(samples: int, max_s: float) -> dict:
@@ -100,16 +105,18 @@ def inprocess(samples: int, max_s: float) -> dict:
         path, query = cur.split("?", 1)
 
         def route_partial(path=path, query=query, lang=lang, prev=prev) -> None:
-            lab(lang, Request(_scope(path, query, _partial_headers(lang, prev, gzip=False))))
+            call_route(lab, lang, Request(_scope(path, query, _partial_headers(lang, prev, gzip=False))))
 
         def route_full(path=path, query=query, lang=lang) -> None:
-            lab(lang, Request(_scope(path, query, [(b"cookie", f"lang={lang}".encode())])))
+            call_route(lab, lang, Request(_scope(path, query, [(b"cookie", f"lang={lang}".encode())])))
 
         for _ in range(20):  # warm-up: template compilation, caches
             route_partial()
             route_full()
-        out[f"route_partial_{lang}_ms"] = summary(_time_calls(route_partial, samples, max_s))
-        out[f"route_full_{lang}_ms"] = summary(_time_calls(route_full, max(samples // 4, 10), max_s))
+        wall, cpu = _time_calls(route_partial, samples, max_s)
+        out[f"route_partial_{lang}_ms"], out[f"route_partial_{lang}_cpu_ms"] = summary(wall), summary(cpu)
+        wall, cpu = _time_calls(route_full, max(samples // 4, 10), max_s)
+        out[f"route_full_{lang}_ms"], out[f"route_full_{lang}_cpu_ms"] = summary(wall), summary(cpu)
 
         async def asgi_once(path=path, query=query, lang=lang, prev=prev) -> tuple[int, int]:
             body = bytearray()
@@ -128,20 +135,23 @@ def inprocess(samples: int, max_s: float) -> dict:
             await app(_scope(path, query, _partial_headers(lang, prev)), receive, send)
             return status, len(body)
 
-        async def asgi_series(n: int) -> list[float]:
+        async def asgi_series(n: int) -> tuple[list[float], list[float]]:
             for _ in range(20):
                 await asgi_once()
-            ts: list[float] = []
+            wall: list[float] = []
+            cpu: list[float] = []
             deadline = time.perf_counter() + max_s
             for _ in range(n):
-                t = time.perf_counter()
+                c, t = time.process_time(), time.perf_counter()  # process: a sync route runs in a worker thread
                 await asgi_once()
-                ts.append((time.perf_counter() - t) * 1000.0)
+                wall.append((time.perf_counter() - t) * 1000.0)
+                cpu.append((time.process_time() - c) * 1000.0)
                 if time.perf_counter() > deadline:
                     break
-            return ts
+            return wall, cpu
 
-        out[f"asgi_partial_{lang}_ms"] = summary(asyncio.run(asgi_series(samples)))
+        wall, cpu = asyncio.run(asgi_series(samples))
+        out[f"asgi_partial_{lang}_ms"], out[f"asgi_partial_{lang}_cpu_ms"] = summary(wall), summary(cpu)
     return out
 
 
@@ -189,12 +199,31 @@ def _server_timing(value: str | None) -> float | None:
 
 
 async def _client(base: str, urls: list[str], start: int, rec: Recorder, client, deadline: float,
-                  max_requests: int) -> None:  # noqa: ANN001
+                  max_requests: int, floor: bool = False) -> None:  # noqa: ANN001
     walk = bounce(len(urls), start)
     prev = next(walk)
     while time.perf_counter() < deadline and rec.total < max_requests:
         cur = next(walk)
         headers = {"HX-Request": "true", "HX-Current-URL": base + urls[prev], "Accept-Encoding": "gzip"}
+        if floor:  # the framework's own cost: same clients, same headers, GET /healthz (no model, no template)
+            t = time.perf_counter()
+            try:
+                r = await client.get("/healthz", headers=headers)
+            except Exception as exc:  # noqa: BLE001
+                rec.error(type(exc).__name__)
+                rec.total += 1
+                await asyncio.sleep(0.01)
+                continue
+            rec.total += 1
+            if rec.recording and r.status_code == 200:
+                rec.done += 1
+                rec.latency_ms.append((time.perf_counter() - t) * 1000.0)
+                st = _server_timing(r.headers.get("server-timing"))
+                if st is not None:
+                    rec.server_ms.append(st)
+                rec.wire_bytes.append(r.num_bytes_downloaded)
+                rec.body_bytes.append(len(r.content))
+            continue
         t = time.perf_counter()
         try:
             r = await client.get(urls[cur], headers=headers)
@@ -220,7 +249,7 @@ async def _client(base: str, urls: list[str], start: int, rec: Recorder, client,
 
 
 async def load(base: str, lang: str, clients: int, duration: float, warmup: float, max_requests: int,
-               server_pid: int | None) -> dict:
+               server_pid: int | None, floor: bool = False) -> dict:
     import httpx
 
     urls, start = ladder_walk(lang)
@@ -231,7 +260,7 @@ async def load(base: str, lang: str, clients: int, duration: float, warmup: floa
         t_start = time.perf_counter()
         deadline = t_start + warmup + duration
         tasks = [asyncio.create_task(_client(base, urls, (start + 3 * k) % len(urls), rec, client, deadline,
-                                             max_requests)) for k in range(clients)]
+                                             max_requests, floor)) for k in range(clients)]
         await asyncio.sleep(warmup)
         rec.recording = True
         cpu0, srv0, t0 = time.process_time(), _cpu_seconds(server_pid), time.perf_counter()
@@ -243,7 +272,8 @@ async def load(base: str, lang: str, clients: int, duration: float, warmup: floa
     # Throughput over the measured window: the clients stop at the deadline, so the window ends when the last
     # in-flight response arrived (at most one request per client after the deadline).
     out = {
-        "clients": clients, "lang": lang, "measured_s": round(elapsed, 3), "responses": rec.done,
+        "clients": clients, "lang": lang, "path": "/healthz" if floor else "slider moves",
+        "measured_s": round(elapsed, 3), "responses": rec.done,
         "throughput_per_s": round(rec.done / elapsed, 1) if elapsed > 0 else None,
         "latency_ms": summary(rec.latency_ms), "server_ms": summary(rec.server_ms),
         "wire_bytes": summary(rec.wire_bytes, 0), "body_bytes": summary(rec.body_bytes, 0),
@@ -267,6 +297,8 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=1.0, help="unrecorded seconds before each level")
     ap.add_argument("--max-requests", type=int, default=200_000, help="stop a level after this many requests")
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
+    ap.add_argument("--floor", action="store_true", help="also load GET /healthz at the highest concurrency: the "
+                                                         "HTTP + framework ceiling, no model or template")
     ap.add_argument("--server-pid", type=int, help="uvicorn's PID, to report server CPU use")
     ap.add_argument("--inprocess-samples", type=int, default=400)
     ap.add_argument("--no-inprocess", dest="inprocess", action="store_false")
@@ -301,6 +333,14 @@ def main() -> int:
                   f"wire {res['wire_bytes'] and res['wire_bytes']['p50']} B, body "
                   f"{res['body_bytes'] and res['body_bytes']['p50']} B; errors {res['errors']}")
         result["http"] = levels
+        if args.floor:
+            c = max(1, min(max(int(x) for x in args.concurrency.split(",") if x.strip()), MAX_CLIENTS))
+            res = asyncio.run(load(base, args.lang, c, duration, max(0.0, min(args.warmup, 10.0)),
+                                   max(1, args.max_requests), args.server_pid, floor=True))
+            result["floor_healthz"] = res
+            print(f"floor GET /healthz c={c}: {res['throughput_per_s']} resp/s, server CPU "
+                  f"{res.get('server_cpu_ms_per_response')} ms/resp ({res.get('responses_per_server_cpu_s')} per "
+                  f"server-CPU-s), loadgen CPU {res['loadgen_cpu_share']}")
     write_json(args.json, result)
     return 0
 

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from _common import ROOT, ladder_walk, run_meta, write_json
+from _common import ROOT, call_route, ladder_walk, run_meta, write_json
 
 
 def median_us(fn, samples: int) -> float:
@@ -98,7 +98,7 @@ def main() -> int:
         "ETag blake2b": lambda: hashlib.blake2b(body, digest_size=12).hexdigest(),
         "gzip level 6": lambda: gzip.compress(body, 6),
         "gzip level 1": lambda: gzip.compress(body, 1),
-        "route total: app.main.lab (partial)": lambda: lab(args.lang, request()),
+        "route total: app.main.lab (partial)": lambda: call_route(lab, args.lang, request()),
     }
     breakdown = {}
     print(f"one slider move ({args.lang}, rollouts 512 → 640), median µs of {samples} runs; partial body "
@@ -135,14 +135,14 @@ def main() -> int:
             prof = Profiler(interval=0.0001)
             prof.start()
             for _ in range(samples):
-                lab(args.lang, request())
+                call_route(lab, args.lang, request())
             prof.stop()
             print(prof.output_text(unicode=True, color=False, show_all=False))
     else:
         pr = cProfile.Profile()
         pr.enable()
         for _ in range(samples):
-            lab(args.lang, request())
+            call_route(lab, args.lang, request())
         pr.disable()
         buf = io.StringIO()
         stats = pstats.Stats(pr, stream=buf).strip_dirs().sort_stats("cumulative")

@@ -87,7 +87,7 @@ if wait_http "$BASE/healthz"; then
   fi
   step "(b) server: in-process render time, then HTTP latency/throughput at 1 and 32 clients"
   timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1,32 --duration "$DURATION" \
-    --server-pid "$PID" --json "$OUT/server.json" | tee "$OUT/server.txt"
+    --floor --server-pid "$PID" --json "$OUT/server.json" | tee "$OUT/server.txt"
 fi
 stop
 

@@ -95,6 +95,11 @@ def main() -> int:
                 rows.append((f"  {c} client(s)", f"server p50 {srv.get('p50')} p99 {srv.get('p99')} ms; "
                              f"end-to-end p50 {lat.get('p50')} p99 {lat.get('p99')} ms", "",
                              f"{lv['throughput_per_s']} /s"))
+        fl = server.get("floor_healthz")
+        if fl:
+            rows.append(("  floor: GET /healthz, same clients", f"{fl['throughput_per_s']} /s; server CPU "
+                         f"{fl.get('server_cpu_ms_per_response')} ms/resp", "",
+                         f"{fl.get('responses_per_server_cpu_s')} per server-CPU-s: HTTP + framework alone"))
         lv = next((x for x in server.get("http", []) if x["body_bytes"]), None)
         if lv:
             rows.append(("partial ≤ 15 KB uncompressed", f"p50 {lv['body_bytes']['p50']:.0f} B, max "
