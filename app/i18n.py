@@ -100,6 +100,18 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+@cache
+def _fields(text: str) -> tuple[tuple[str, str | None, str], ...] | None:
+    """A catalogue template parsed once: (literal, field name, format spec) triples, as ``str.format`` parses them.
+    None when a field uses a conversion, an index/attribute or a nested spec (left to ``string.Formatter``)."""
+    out = []
+    for literal, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (conversion or not name.isidentifier() or "{" in (spec or "")):
+            return None
+        out.append((literal, name, spec or ""))
+    return tuple(out)
+
+
 class Translator:
     """``t(key, **args)`` for one language. Missing keys raise: a test renders every page in both languages."""
 
@@ -111,7 +123,11 @@ class Translator:
     def __call__(self, key: str, **args) -> str:
         text = self.messages[key]
         if args:
-            text = self._formatter.vformat(text, (), args)
+            parts = _fields(text)
+            if parts is None:
+                return self._formatter.vformat(text, (), args)
+            field = self._formatter.format_field
+            text = "".join([lit if name is None else lit + field(args[name], spec) for lit, name, spec in parts])
         return text
 
     def markup(self, key: str, **args) -> Markup:

@@ -128,7 +128,7 @@ def lang_no_slash(lang: str, request: Request) -> RedirectResponse:
 
 
 @app.api_route("/{lang}/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-def lab(lang: str, request: Request) -> Response:
+async def lab(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
     query = parse_qs(request.url.query, keep_blank_values=True)
@@ -154,14 +154,14 @@ def lab(lang: str, request: Request) -> Response:
 
 
 @app.api_route("/{lang}/tutorial", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-def tutorial(lang: str, request: Request) -> Response:
+async def tutorial(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
     return _cacheable(request, view.render(request, "tutorial.html", view.tutorial_context(lang)), 3600)
 
 
 @app.api_route("/{lang}/compare", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-def compare(lang: str, request: Request) -> Response:
+async def compare(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
     query = parse_qs(request.url.query, keep_blank_values=True)

@@ -31,6 +31,7 @@ templates = Jinja2Templates(directory=ROOT / "templates")
 env = templates.env
 env.trim_blocks = True
 env.lstrip_blocks = True
+env.auto_reload = False  # templates ship with the app: no stat() of each template file on every render
 
 
 def _asset(name: str) -> str:
@@ -216,7 +217,8 @@ def current_preset(inputs: WorkloadInputs) -> str | None:
     return None
 
 
-ALL_REGIONS = {"shape": True, "meters": set(METER_IDS), "estimates": True, "decisions": set(DECISION_IDS)}
+ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "vs"})
+ALL_REGIONS = {"shape": True, "meters": set(METER_IDS), "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
 
 
 def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, bool]:
@@ -230,8 +232,16 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
     return {
         "shape": (p.stage, p.bottleneck, p.nodes, p.edges) != (r.stage, r.bottleneck, r.nodes, r.edges),
         "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
-        "estimates": not same_gpu or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo
-        or p.offline != r.offline or p.inputs != r.inputs,
+        # the estimates section in blocks: its note (GPU count, type, placement), the step or phase times, the
+        # per-GPU memory bars (exactly what memory_bars() draws), the PPO-vs-DPO table (its compare link carries
+        # every input, so it goes whenever the inputs changed)
+        "estimates": {b for b, moved in (
+            ("head", not same_gpu or p.inputs.placement != r.inputs.placement),
+            ("step", not same_gpu or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo
+             or p.offline != r.offline or p.inputs != r.inputs),
+            ("mem", memory_bars(p) != memory_bars(r)),
+            ("vs", p.inputs != r.inputs or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo),
+        ) if moved},
         "decisions": {k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]},
     }
 
@@ -239,22 +249,36 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
 def lab_context(lang: str, result: Result, notices, previous, present: bool = False, partial: bool = False) -> dict:
     ctx = base_context(lang, "lab")
     i = result.inputs
+    query = urlencode(i.query())  # one encoding for the page's own, the other language's and the compare URL
     ctx.update(
         r=result, inputs=i, notices=notices, change=diff(previous, result), present=present, partial=partial,
         regions=changed_regions(previous, result) if partial else ALL_REGIONS,
-        controls=controls(i), presets=[(p.id, lab_url(lang, p.inputs)) for p in PRESETS],
-        current_preset=current_preset(i), self_url=lab_url(lang, i),
-        switch_url=lab_url(ctx["other_lang"], i) + ("&present=1" if present else ""),
-        compare_url=lab_url(lang, i, "compare"),
+        # the form's controls are not part of a partial (_live.html): build them for the whole page only
+        controls=None if partial else controls(i), presets=_preset_urls(lang),
+        current_preset=current_preset(i), self_url=f"/{lang}/?{query}",
+        switch_url=f"/{ctx['other_lang']}/?{query}" + ("&present=1" if present else ""),
+        compare_url=f"/{lang}/compare?{query}",
         walk=_walk(lang, i), gpu=GPUS[i.gpu], assumptions=ASSUMPTION_ROWS, gpu_rows=GPUS.values(),
         sources=SOURCES, reality=REALITY,
     )
     return ctx
 
 
+@cache
+def _preset_urls(lang: str) -> tuple[tuple[str, str], ...]:
+    """Preset links depend on the language only: built once per language."""
+    return tuple((p.id, lab_url(lang, p.inputs)) for p in PRESETS)
+
+
+@cache
+def _walk_steps(lang: str) -> tuple[tuple[int, str, str], ...]:
+    """Walkthrough links depend on the language only: built once per language."""
+    return tuple((w.number, lab_url(lang, w.inputs), w.focus) for w in WALKTHROUGH)
+
+
 def _walk(lang: str, inputs: WorkloadInputs) -> dict:
     n = inputs.step
-    steps = [(w.number, lab_url(lang, w.inputs), w.focus) for w in WALKTHROUGH]
+    steps = _walk_steps(lang)
     return {"current": n, "steps": steps, "total": len(steps),
             "prev": steps[n - 2][1] if n and n > 1 else None,
             "next": (steps[n][1] if n < len(steps) else None) if n else steps[0][1],

@@ -43,6 +43,16 @@
     }
   }, true);
 
+  // The URL follows the workload form (shareable; htmx sends it back as HX-Current-URL, the state the next
+  // partial is diffed against).  Done here rather than with hx-replace-url, which makes htmx snapshot the whole
+  // page into sessionStorage before every swap (a replaced entry never needs that snapshot).
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const d = event.detail;
+    if (d.successful && d.elt && d.elt.id === "workload" && d.xhr && d.xhr.responseURL) {
+      history.replaceState(history.state, "", d.xhr.responseURL);
+    }
+  });
+
   const click = (selector) => {
     const target = document.querySelector(selector);
     if (target) target.click();

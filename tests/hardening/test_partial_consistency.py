@@ -31,8 +31,8 @@ CHANGES = {
     "gpu": ["a100_40g", "h200_141g", "tpu"], "pairs": ["0", "1000", "-1"], "demos": ["0", "10000000"],
     "eval_every": ["1", "1000", "0"], "prompt_tokens": ["16", "32768", "8"], "response_tokens": ["64", "40000"],
 }
-LIVE_PREFIXES = ("meter-", "decision-")
-LIVE_IDS = {"live-marker", "live-notices", "live-shape", "live-estimates", "live-why", "lang-switch", "compare-link"}
+LIVE_PREFIXES = ("meter-", "decision-", "est-")
+LIVE_IDS = {"live-marker", "live-notices", "live-shape", "live-why", "meter-strip", "lang-switch", "compare-link"}
 OOB = 'hx-swap-oob="true"'
 
 
