@@ -22,7 +22,6 @@ import cProfile
 import json
 import platform
 import pstats
-import random
 import statistics
 import sys
 import time
@@ -32,24 +31,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.model import DEFAULTS, WorkloadInputs, evaluate  # noqa: E402
-from app.model.inputs import CHOICES, NUMBERS  # noqa: E402
+from app.model.sampling import random_inputs  # noqa: E402
 from app.model.scenarios import PRESETS  # noqa: E402
 
 TARGET_MEDIAN_US = 100.0
 
 
-def random_inputs(count: int, seed: int) -> list[WorkloadInputs]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        values: dict[str, object] = {}
-        for spec in NUMBERS:
-            x = rng.choice(spec.ladder) if rng.random() < 0.7 else rng.uniform(spec.minimum, spec.maximum)
-            values[spec.name] = int(round(x)) if spec.integer else float(x)
-        for spec in CHOICES:
-            values[spec.name] = rng.choice(spec.choices)
-        out.append(WorkloadInputs(**values))
-    return out
 
 
 def samples_us(inputs: list[WorkloadInputs], repeat: int, number: int, clock=time.perf_counter) -> list[float]:

@@ -21,13 +21,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import random
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from app.model import DEFAULTS, WorkloadInputs, evaluate
-from app.model.inputs import CHOICES, NUMBERS
+from app.model import DEFAULTS, WorkloadInputs, evaluate, sampling
 from app.model.scenarios import PRESETS, WALKTHROUGH
 
 GOLDEN_PATH = Path(__file__).with_name("golden_results.json")
@@ -64,17 +62,7 @@ def digest(data: object) -> str:
 
 def random_inputs(count: int = RANDOM_COUNT, seed: int = RANDOM_SEED) -> list[WorkloadInputs]:
     """A seeded sample: numbers from the slider ladders or uniform in range, choices uniform."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        values: dict[str, object] = {}
-        for spec in NUMBERS:
-            x = rng.choice(spec.ladder) if rng.random() < 0.7 else rng.uniform(spec.minimum, spec.maximum)
-            values[spec.name] = int(round(x)) if spec.integer else float(x)
-        for spec in CHOICES:
-            values[spec.name] = rng.choice(spec.choices)
-        out.append(WorkloadInputs(**values))
-    return out
+    return sampling.random_inputs(count, seed)
 
 
 def named_inputs() -> dict[str, WorkloadInputs]:
