@@ -21,7 +21,7 @@ from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS
 from app.model.evaluate import Result
-from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, fmt_param
+from app.model.inputs import CHOICE_SPECS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
@@ -140,19 +140,22 @@ def _nearest_index(ladder: tuple[float, ...], value: float) -> int:
 
 
 def controls(inputs: WorkloadInputs) -> list[dict]:
+    """Form controls in the contract's parameter order, so the form's query string is the canonical one."""
     data = inputs.model_dump()
     out = []
-    for spec in NUMBERS:
-        value = data[spec.name]
-        out.append({
-            "kind": "number", "name": spec.name, "group": spec.group, "value": fmt_param(value),
-            "min": fmt_param(spec.minimum), "max": fmt_param(spec.maximum), "integer": spec.integer,
-            "ladder": LADDER_JSON[spec.name], "index": _nearest_index(spec.ladder, value),
-            "last": len(spec.ladder) - 1, "step": "1" if spec.integer else "any",
-        })
-    for spec in CHOICES:
-        out.append({"kind": "choice", "name": spec.name, "group": spec.group, "value": data[spec.name],
-                    "choices": spec.choices})
+    for name in PARAM_NAMES:
+        value = data[name]
+        if name in NUMBER_SPECS:
+            spec = NUMBER_SPECS[name]
+            out.append({
+                "kind": "number", "name": name, "group": spec.group, "value": fmt_param(value),
+                "min": fmt_param(spec.minimum), "max": fmt_param(spec.maximum), "integer": spec.integer,
+                "ladder": LADDER_JSON[name], "index": _nearest_index(spec.ladder, value),
+                "last": len(spec.ladder) - 1, "step": "1" if spec.integer else "any",
+            })
+        else:
+            spec = CHOICE_SPECS[name]
+            out.append({"kind": "choice", "name": name, "group": spec.group, "value": value, "choices": spec.choices})
     return out
 
 
@@ -218,19 +221,22 @@ def current_preset(inputs: WorkloadInputs) -> str | None:
 
 
 ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "vs"})
-ALL_REGIONS = {"shape": True, "meters": set(METER_IDS), "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
+ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": frozenset(EDGE_PATHS), "meters": set(METER_IDS),
+               "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
 
 
 def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, bool]:
-    """Which live regions differ from the previous state's (what an htmx partial must send): the shape
-    (stage + diagram) and estimates as wholes, meters and decision cards one by one.  The why-panel, notices and
+    """Which live regions differ from the previous state's (what an htmx partial must send): the stage line,
+    each diagram node and edge, each meter and decision card, and each block of the estimates.  The why-panel, notices and
     the preset marker are always sent."""
     if previous is None:
         return ALL_REGIONS
     p = previous[1]
     same_gpu = p.inputs.gpu == r.inputs.gpu and p.inputs.gpus == r.inputs.gpus
     return {
-        "shape": (p.stage, p.bottleneck, p.nodes, p.edges) != (r.stage, r.bottleneck, r.nodes, r.edges),
+        "stage": (p.stage, p.bottleneck) != (r.stage, r.bottleneck),
+        "nodes": [k for k in NODE_IDS if p.nodes[k] != r.nodes[k]],
+        "edges": {e.id for e, f in zip(r.edges, p.edges, strict=True) if e != f},
         "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
         # the estimates section in blocks: its note (GPU count, type, placement), the step or phase times, the
         # per-GPU memory bars (exactly what memory_bars() draws), the PPO-vs-DPO table (its compare link carries

@@ -11,6 +11,7 @@ id.  Property, checked on random pairs:
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -31,8 +32,16 @@ CHANGES = {
     "gpu": ["a100_40g", "h200_141g", "tpu"], "pairs": ["0", "1000", "-1"], "demos": ["0", "10000000"],
     "eval_every": ["1", "1000", "0"], "prompt_tokens": ["16", "32768", "8"], "response_tokens": ["64", "40000"],
 }
-LIVE_PREFIXES = ("meter-", "decision-", "est-")
-LIVE_IDS = {"live-marker", "live-notices", "live-shape", "live-why", "meter-strip", "lang-switch", "compare-link"}
+LIVE_PREFIXES = ("meter-", "decision-", "est-", "dg-n-", "dg-e-")
+LIVE_IDS = {"live-marker", "live-notices", "live-stage", "live-why", "meter-strip", "lang-switch", "compare-link"}
+# SVG pieces of the diagram travel as <svg hx-swap-oob="innerHTML:#id">children</svg> (they must be parsed inside an
+# <svg>); the region is then the target's children
+INNER = re.compile(r'<svg hx-swap-oob="innerHTML:#([^"]+)">(.*?)</svg>', re.S)
+
+
+def _children(outer: str) -> str:
+    """The inner HTML of one element given as its outer HTML."""
+    return outer[outer.index(">") + 1:outer.rindex("</")]
 OOB = 'hx-swap-oob="true"'
 
 
@@ -64,10 +73,15 @@ def test_partial_shows_exactly_what_the_full_page_shows(move):
     assert partial.status == full_y.status == full_x.status == 200
     p, fy, fx = by_id(partial.text), by_id(full_y.text), by_id(full_x.text)
     sent = {k for k, v in p.items() if OOB in v.split(">", 1)[0]}
+    inner = dict(INNER.findall(partial.text))
     assert sent <= _live(fy), f"out-of-band ids missing from the page: {sent - _live(fy)}"
+    assert set(inner) <= _live(fy), f"innerHTML targets missing from the page: {set(inner) - _live(fy)}"
     assert {"live-notices", "live-why", "live-marker"} <= sent
     for k in sent:
         assert canonical(p[k]) == canonical(fy[k]), f"partial region {k} differs from the full page"
+    for k, children in inner.items():
+        assert canonical(children) == canonical(_children(fy[k])), f"partial region {k} differs from the full page"
+    sent |= set(inner)
     for k in _live(fx) - sent:
         assert canonical(fx[k]) == canonical(fy[k]), f"region {k} changed but the partial did not send it"
 

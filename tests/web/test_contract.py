@@ -189,9 +189,10 @@ BUDGET_BYTES = 15_000
 def _expected_regions(before: dict, after: dict) -> set[str]:
     out = {f"meter-{k}" for k in METER_IDS if before["meters"][k] != after["meters"][k]}
     out |= {f"decision-{k}" for k in DECISION_IDS if before["decisions"][k] != after["decisions"][k]}
-    if (before["stage"], before["bottleneck"], before["nodes"], before["edges"]) != (
-            after["stage"], after["bottleneck"], after["nodes"], after["edges"]):
-        out.add("live-shape")
+    if (before["stage"], before["bottleneck"]) != (after["stage"], after["bottleneck"]):
+        out.add("live-stage")
+    out |= {f"dg-n-{k}" for k in before["nodes"] if before["nodes"][k] != after["nodes"][k]}
+    out |= {f"dg-e-{k}" for k in before["edges"] if before["edges"][k] != after["edges"][k]}
     if before["estimates"] != after["estimates"] or before["inputs"] != after["inputs"]:
         out.add("live-estimates")
     return out
@@ -211,7 +212,8 @@ def test_partial_after_one_notch_sends_only_changed_regions_within_budget(client
     assert size <= BUDGET_BYTES, f"{lang} partial is {size:,} bytes"
     doc = parse(r.text)
     # the estimates section travels as blocks (est-head, est-step, est-mem, est-vs): count them as one region
-    sent = {"live-estimates" if (e.get("id") or "").startswith("est-") else e.get("id")
+    sent = {"live-estimates" if (e.get("id") or "").startswith("est-") else
+            e.get("id") or e.get("hx-swap-oob").removeprefix("innerHTML:#")
             for e in doc.having("hx-swap-oob")}
     expected = _expected_regions(api(BEFORE), api(AFTER))
     assert expected, "moving rollouts 512 → 640 changes something"
