@@ -101,6 +101,9 @@ def _seen(attr: str) -> set[str]:
 
 
 _GROUPS = sorted({s.group for s in (*NUMBERS, *CHOICES)})
+# every prefix passed to the sec_head macro (app/templates/_macros.html)
+_SECTIONS = sorted({m for f in TEMPLATES.glob("*.html")
+                    for m in re.findall(r'sec_head\("[^"]+", "([a-z_]+)"', f.read_text(encoding="utf-8"))})
 FAMILIES: dict[str, list[str]] = {
     "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
     "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
@@ -136,6 +139,9 @@ FAMILIES: dict[str, list[str]] = {
     "rule.*.title": _keys("rule.*.title", *RULES),
     "rule.*.body": _keys("rule.*.body", *RULES),
     "rule.*.cite": _keys("rule.*.cite", *RULES),
+    # _macros.html sec_head(hid, prefix): the section headings and their notes
+    "*.heading": _keys("*.heading", *_SECTIONS),
+    "*.note": _keys("*.note", *(s for s in _SECTIONS if s != "why")),
     "stage.*.name": _keys("stage.*.name", *STAGE_IDS),
     "stage.*.desc": _keys("stage.*.desc", *STAGE_IDS),
     **{f"walk.*.{part}": _keys(f"walk.*.{part}", *(w.number for w in WALKTHROUGH))
