@@ -18,8 +18,12 @@ Besides t1 − t0 ("dom", the budgeted figure) each move records where the time 
 installed before any page script and from the request's Resource Timing entry:
 ``send`` (keydown → ``XMLHttpRequest.send``: input handling, htmx trigger, form serialisation),
 ``xhr_done`` (keydown → ``readyState 4``, before htmx's ``onload`` runs), hence ``network+server`` =
-xhr_done − send and ``htmx`` = dom − xhr_done (history snapshot, parsing, out-of-band swaps); ``server_ms`` is the
-``Server-Timing: app;dur`` the timed server (benchmarks/timed_app.py) reports for that request.
+xhr_done − send and ``htmx_ms`` (printed as "swap") = dom − xhr_done (htmx's response handling + app.js's
+``applyLive``); ``server_ms`` is the ``Server-Timing: app;dur`` the timed server (benchmarks/timed_app.py)
+reports for that request.  A move that app.js answers from a partial it fetched ahead (the neighbouring notches
+of the slider in use) makes no request at all: it is counted in ``answered_ahead`` and has no breakdown; the
+``fetch()`` calls that fetch ahead are counted per move (``ahead_fetches``).  ``--tweak no-ahead`` turns the
+fetch-ahead off, so every move takes the htmx round trip (the cold path).
 
 ``--tweak`` changes the page in the browser only (init script; app/ untouched), to A/B htmx settings:
 ``history-off`` (``hx-history="false"`` on <html>: no history snapshot), ``no-replace-url`` (the form's
@@ -61,9 +65,13 @@ INIT_JS = r"""
     });
     return send.apply(this, args);
   };
+  // fetch() is what app.js uses to fetch the neighbouring notches' answers ahead: counted apart from the
+  // move's own XHR (a move answered ahead makes no request at all)
+  const ahead = window.__aheadLog = [];
   const f = window.fetch;
   window.fetch = function (input, ...rest) {
-    if (log.length < 50) log.push({url: String(input), send: performance.now(), done: null, fetch: true});
+    if (ahead.length < 200) ahead.push({url: String(input), send: performance.now()});
+    if (window.__noAhead) return new Promise(() => {});  // --tweak no-ahead: the answers never arrive
     return f.call(this, input, ...rest);
   };
 })();
@@ -71,6 +79,8 @@ INIT_JS = r"""
 
 TWEAKS = {
     "none": "",
+    # app.js's fetch-ahead of the neighbouring notches disabled: every move is an htmx request (the cold path)
+    "no-ahead": "window.__noAhead = true;",
     "history-off": "document.documentElement.setAttribute('hx-history', 'false');",
     "no-replace-url": """document.addEventListener('DOMContentLoaded', () => {
         const f = document.getElementById('workload'); if (f) f.removeAttribute('hx-replace-url'); });""",
@@ -103,6 +113,7 @@ ARM_JS = r"""
 ([sel, baseline]) => {
   const st = window.__lat = {keydown: null, changed: null, frame: null, value: null, done: false};
   window.__xhrLog.length = 0;
+  window.__aheadLog.length = 0;
   const read = () => { const e = document.querySelector(sel); return e ? e.textContent.trim() : null; };
   const onKey = () => { if (st.keydown === null) st.keydown = performance.now(); };
   window.addEventListener('keydown', onKey, {capture: true, once: true});
@@ -138,7 +149,7 @@ COLLECT_JS = r"""
     }
   }
   performance.clearResourceTimings();
-  return {lat: st, xhrs: xs.length, xhr: x, server, req,
+  return {lat: st, xhrs: xs.length, xhr: x, server, req, ahead: window.__aheadLog.length,
           slider: document.querySelector('input.ladder[data-for=in-rollouts]').value,
           number: document.getElementById('in-rollouts').value,
           url: location.search};
@@ -218,7 +229,8 @@ def run(url: str, moves: int, warmup: int, settle_ms: int, tweak: str, pattern: 
             lat, x = c["lat"], c["xhr"]
             t0 = lat["keydown"]
             rec = {"i": i, "key": key, "slider": [before, c["slider"]], "meter": [baseline, lat["value"]],
-                   "rollouts": c["number"], "location": c["url"], "xhrs": c["xhrs"],
+                   "rollouts": c["number"], "location": c["url"], "xhrs": c["xhrs"], "ahead_fetches": c["ahead"],
+                   "answered_ahead": c["xhrs"] == 0,
                    "dom_ms": round(lat["changed"] - t0, 3), "frame_ms": round(lat["frame"] - t0, 3),
                    "send_ms": round(x["send"] - t0, 3) if x and x["send"] is not None else None,
                    "xhr_done_ms": round(x["done"] - t0, 3) if x and x["done"] is not None else None,
@@ -250,6 +262,8 @@ def run(url: str, moves: int, warmup: int, settle_ms: int, tweak: str, pattern: 
         "xhr_done_ms": summary(col("xhr_done_ms")), "network_server_ms": summary(col("network_server_ms")),
         "htmx_ms": summary(col("htmx_ms")), "server_ms": summary(col("server_ms")), "ttfb_ms": summary(col("ttfb_ms")),
         "moves_that_moved_slider_and_meter": len(moved), "requests_per_move": summary(col("xhrs"), 0),
+        "answered_ahead": sum(1 for s in measured if s["answered_ahead"]),
+        "ahead_fetches_per_move": summary(col("ahead_fetches"), 0),
         "failures": failures, "samples": samples,
     })
     return out
@@ -288,8 +302,10 @@ def main() -> int:
     print(f"browser [{args.tweak}/{args.pattern}/cache {args.cache}] keydown→meter in DOM over {d['n']} moves: p50 {d['p50']:.2f} "
           f"p95 {d['p95']:.2f} max {d['max']:.2f} ms (budget p50 ≤ 8, p95 ≤ 16); next frame p50 {f['p50']:.2f} "
           f"p95 {f['p95']:.2f}; breakdown p50: send {g('send_ms', 'p50')}, network+server "
-          f"{g('network_server_ms', 'p50')} (server {g('server_ms', 'p50')}), htmx {g('htmx_ms', 'p50')} ms; "
-          f"moved {res['moves_that_moved_slider_and_meter']}/{d['n']}; failures {len(res['failures'])}")
+          f"{g('network_server_ms', 'p50')} (server {g('server_ms', 'p50')}), swap {g('htmx_ms', 'p50')} ms; "
+          f"moved {res['moves_that_moved_slider_and_meter']}/{d['n']}; answered ahead (no request) "
+          f"{res['answered_ahead']}/{d['n']}, fetches ahead per move p50 {g('ahead_fetches_per_move', 'p50')}; "
+          f"failures {len(res['failures'])}")
     print(json.dumps({"final_url": res["final_url"]}))
     return 0
 
