@@ -109,7 +109,8 @@ def run_meta() -> dict:
     """Machine, versions and the app's git state, for every result file."""
     def git(*args: str) -> str:
         try:
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+            # rstrip only: porcelain status lines start with a space (" M app/…")
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.rstrip()
         except (OSError, subprocess.SubprocessError):
             return ""
 

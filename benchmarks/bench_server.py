@@ -4,22 +4,44 @@
     .venv/bin/python benchmarks/bench_server.py --inprocess-only
 
     # against a running server (run_all.sh starts one: uvicorn benchmarks.timed_app:app, 1 worker)
-    .venv/bin/python benchmarks/bench_server.py --url http://127.0.0.1:8765 --concurrency 1,32 --duration 8 \
-        --server-pid <uvicorn pid> --json benchmarks/results/server.json
+    .venv/bin/python benchmarks/bench_server.py --url http://127.0.0.1:8765 --concurrency 1:walk,32 \
+        --pattern walk,unique --duration 8 --floor --server-pid <uvicorn pid> --json benchmarks/results/server.json
 
-Every request is a realistic slider move: ``GET /en/?<all 14 parameters>`` with ``HX-Request: true`` and
-``HX-Current-URL: <the previous state's URL>``, each client walking the rollouts ladder up and down one notch at
-a time (clients start at different notches), ``Accept-Encoding: gzip`` like a browser, one keep-alive connection
-per client.  N clients run for a fixed time (``--duration``, after ``--warmup`` unrecorded seconds) or until
-``--max-requests``, whichever comes first; every request has a timeout.  Reported per concurrency level:
+Every request is a slider move: ``GET /en/?<all 14 parameters>`` with ``HX-Request: true``, ``HX-Current-URL:
+<the previous state's URL>`` and ``Accept-Encoding: gzip`` like htmx in a browser, one keep-alive HTTP/1.1
+connection per client.  N clients run for a fixed time (``--duration``, after ``--warmup`` unrecorded seconds)
+or until ``--max-requests``, whichever comes first; every request has a timeout (10 s); errors are counted by
+kind (``status_<code>``, ``timeout``, ``incomplete_response``, ``not_a_partial``, ...).
+
+Options for the HTTP levels:
+
+* ``--concurrency 1:walk,32`` — client counts; a count with ``:<pattern>`` runs that pattern only, a bare count
+  runs every pattern of ``--pattern`` (default ``walk``).
+* ``--pattern walk,unique`` — ``walk``: each client walks the rollouts ladder up and down one notch (realistic;
+  state pairs repeat, so a response cache would serve them); ``unique``: every request goes to a state not seen
+  before in the run (random one-notch moves of random parameters among all 14, seeded by ``--seed``; the cold
+  figure no response cache can help).  Details in benchmarks/loadgen.py.
+* ``--client raw`` (default) — benchmarks/loadgen.py: raw asyncio streams, pre-encoded requests, minimal
+  response parsing (Content-Length or chunked), status 200 and body length checked; measured 0.15–0.2 ms of
+  generator CPU per response at 300–500 partials/s, 0.05 ms at 2,600 /healthz/s; ``--client httpx`` — the old
+  asyncio + httpx generator (≈ 3 ms of CPU per response at 32 clients: on this 2-core box it, not the server,
+  limited the throughput).
+* ``--loop auto|uvloop|asyncio`` — the generator's event loop (auto: uvloop if importable).
+* ``--verify full|length`` (raw client) — full: also gunzip every body (CRC and length checked) and check it is a
+  partial (``hx-swap-oob``); length: status and framing only.
+* ``--floor`` — after the levels, ``GET /healthz`` with the same headers at the highest concurrency: the HTTP +
+  framework cost alone.
+
+Reported per level (text and ``--json``, each level named by its pattern and client):
 
 * end-to-end latency percentiles as the client sees them (includes queueing behind the other N-1 clients);
 * server-side time percentiles from the ``Server-Timing: app;dur=`` header (benchmarks/timed_app.py), i.e. the
   app's own work per request — the figure the issue's "server side p50 ≤ 2 ms, p99 ≤ 10 ms" budget is about;
-* throughput (completed responses / measured seconds), the server process's CPU use (``--server-pid``) and the
-  load generator's own CPU use: on this 2-core box client and server share the CPUs, so if the generator is near
-  100 % of a core the throughput figure is a floor, and ``responses per server CPU-second`` is the better
-  capacity estimate.
+* throughput (completed responses / measured seconds), the server process's CPU use (``--server-pid``),
+  responses per server-CPU-second, and the load generator's own CPU use (``time.process_time``; share of a core
+  and ms per response): on this 2-core box client and server share the CPUs, so if generator + server are near
+  2 cores the throughput figure is a floor, and ``responses per server CPU-second`` is the better capacity
+  estimate.
 
 In-process (``--inprocess`` is on by default): ``app.main.lab`` called directly with a Starlette Request (route
 work: parse, model, diff, context, template; no middleware), and the whole ASGI app called directly (adds
@@ -39,7 +61,6 @@ from pathlib import Path
 from _common import (
     BUDGETS,
     ROOT,
-    bounce,
     call_route,
     check_loopback,
     ladder_walk,
@@ -47,10 +68,20 @@ from _common import (
     summary,
     write_json,
 )
+from loadgen import (
+    PARTIAL_MARKER,
+    PATTERNS,
+    REQUEST_TIMEOUT_S,
+    Recorder,
+    loop_factory,
+    make_pattern,
+    run,
+    run_raw,
+    server_timing_ms,
+)
 
 MAX_DURATION_S = 120.0
 MAX_CLIENTS = 256
-REQUEST_TIMEOUT_S = 10.0
 
 
 # --- in-process ------------------------------------------------------------------------------------------------
@@ -170,63 +201,15 @@ def _cpu_seconds(pid: int | None) -> float | None:
         return None
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.recording = False
-        self.latency_ms: list[float] = []
-        self.server_ms: list[float] = []
-        self.wire_bytes: list[int] = []
-        self.body_bytes: list[int] = []
-        self.errors: dict[str, int] = {}
-        self.done = 0
-        self.total = 0  # incl. warm-up
-
-    def error(self, kind: str) -> None:
-        self.errors[kind] = self.errors.get(kind, 0) + 1
-
-
-def _server_timing(value: str | None) -> float | None:
-    if not value:
-        return None
-    for part in value.split(","):
-        name, _, rest = part.strip().partition(";")
-        if name == "app" and rest.startswith("dur="):
-            try:
-                return float(rest[4:])
-            except ValueError:
-                return None
-    return None
-
-
-async def _client(base: str, urls: list[str], start: int, rec: Recorder, client, deadline: float,
-                  max_requests: int, floor: bool = False) -> None:  # noqa: ANN001
-    walk = bounce(len(urls), start)
-    prev = next(walk)
+async def _httpx_client(client, reqs, rec: Recorder, deadline: float, max_requests: int,  # noqa: ANN001
+                        expect_partial: bool) -> None:
+    """The old generator's client: httpx.AsyncClient (kept for comparison, ``--client httpx``)."""
     while time.perf_counter() < deadline and rec.total < max_requests:
-        cur = next(walk)
-        headers = {"HX-Request": "true", "HX-Current-URL": base + urls[prev], "Accept-Encoding": "gzip"}
-        if floor:  # the framework's own cost: same clients, same headers, GET /healthz (no model, no template)
-            t = time.perf_counter()
-            try:
-                r = await client.get("/healthz", headers=headers)
-            except Exception as exc:  # noqa: BLE001
-                rec.error(type(exc).__name__)
-                rec.total += 1
-                await asyncio.sleep(0.01)
-                continue
-            rec.total += 1
-            if rec.recording and r.status_code == 200:
-                rec.done += 1
-                rec.latency_ms.append((time.perf_counter() - t) * 1000.0)
-                st = _server_timing(r.headers.get("server-timing"))
-                if st is not None:
-                    rec.server_ms.append(st)
-                rec.wire_bytes.append(r.num_bytes_downloaded)
-                rec.body_bytes.append(len(r.content))
-            continue
+        req = next(reqs)
+        headers = {"HX-Request": "true", "HX-Current-URL": req.current_url, "Accept-Encoding": "gzip"}
         t = time.perf_counter()
         try:
-            r = await client.get(urls[cur], headers=headers)
+            r = await client.get(req.path, headers=headers)
             body = r.content
         except Exception as exc:  # noqa: BLE001 - counted, the run continues (bounded by deadline)
             rec.error(type(exc).__name__)
@@ -235,51 +218,71 @@ async def _client(base: str, urls: list[str], start: int, rec: Recorder, client,
             continue
         dt = (time.perf_counter() - t) * 1000.0
         rec.total += 1
-        if r.status_code != 200 or b"hx-swap-oob" not in body:
-            rec.error(f"status_{r.status_code}" if r.status_code != 200 else "not_a_partial")
+        if r.status_code != 200:
+            rec.error(f"status_{r.status_code}")
+        elif expect_partial and PARTIAL_MARKER not in body:
+            rec.error("not_a_partial")
         elif rec.recording:
             rec.done += 1
             rec.latency_ms.append(dt)
-            st = _server_timing(r.headers.get("server-timing"))
+            st = server_timing_ms(r.headers.get("server-timing"))
             if st is not None:
                 rec.server_ms.append(st)
             rec.wire_bytes.append(r.num_bytes_downloaded)
             rec.body_bytes.append(len(body))
-        prev = cur
 
 
 async def load(base: str, lang: str, clients: int, duration: float, warmup: float, max_requests: int,
-               server_pid: int | None, floor: bool = False) -> dict:
-    import httpx
-
-    urls, start = ladder_walk(lang)
+               server_pid: int | None, pattern: str = "walk", client_kind: str = "raw", verify: str = "full",
+               seed: int = 0) -> dict:
+    """One load level: `clients` concurrent clients, one keep-alive connection each, `pattern` requests."""
+    pat = make_pattern(pattern, base, lang, seed)
     rec = Recorder()
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    timeout = httpx.Timeout(REQUEST_TIMEOUT_S)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout, http2=False) as client:
-        t_start = time.perf_counter()
-        deadline = t_start + warmup + duration
-        tasks = [asyncio.create_task(_client(base, urls, (start + 3 * k) % len(urls), rec, client, deadline,
-                                             max_requests, floor)) for k in range(clients)]
+    t_start = time.perf_counter()
+    deadline = t_start + warmup + duration
+    httpx_client = None
+    if client_kind == "httpx":
+        import httpx
+
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        httpx_client = httpx.AsyncClient(base_url=base, limits=limits, timeout=httpx.Timeout(REQUEST_TIMEOUT_S),
+                                         http2=False)
+        tasks = [asyncio.create_task(_httpx_client(httpx_client, pat.client(k), rec, deadline, max_requests,
+                                                   pat.expect_partial)) for k in range(clients)]
+    else:
+        tasks = await run_raw(base, pat, clients, rec, deadline, max_requests, verify, REQUEST_TIMEOUT_S)
+    try:
         await asyncio.sleep(warmup)
         rec.recording = True
         cpu0, srv0, t0 = time.process_time(), _cpu_seconds(server_pid), time.perf_counter()
         await asyncio.wait(tasks, timeout=warmup + duration + REQUEST_TIMEOUT_S + 5)
         t1, cpu1, srv1 = time.perf_counter(), time.process_time(), _cpu_seconds(server_pid)
+    finally:
         for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if httpx_client is not None:
+            await httpx_client.aclose()
     elapsed = t1 - t0
     # Throughput over the measured window: the clients stop at the deadline, so the window ends when the last
     # in-flight response arrived (at most one request per client after the deadline).
+    gen_cpu = cpu1 - cpu0
     out = {
-        "clients": clients, "lang": lang, "path": "/healthz" if floor else "slider moves",
-        "measured_s": round(elapsed, 3), "responses": rec.done,
+        "clients": clients, "lang": lang, "pattern": pattern, "client": client_kind,
+        "loop": asyncio.get_running_loop().__class__.__module__.split(".")[0],
+        "verify": verify if client_kind == "raw" else "full",
+        "path": "/healthz" if pattern == "floor" else "slider moves",
+        "measured_s": round(elapsed, 3), "responses": rec.done, "requests_incl_warmup": rec.total,
         "throughput_per_s": round(rec.done / elapsed, 1) if elapsed > 0 else None,
         "latency_ms": summary(rec.latency_ms), "server_ms": summary(rec.server_ms),
         "wire_bytes": summary(rec.wire_bytes, 0), "body_bytes": summary(rec.body_bytes, 0),
         "errors": rec.errors,
-        "loadgen_cpu_share": round((cpu1 - cpu0) / elapsed, 3) if elapsed > 0 else None,
+        "loadgen_cpu_share": round(gen_cpu / elapsed, 3) if elapsed > 0 else None,
+        # ms of generator CPU per response = cores needed per 1,000 responses/s
+        "loadgen_cpu_ms_per_response": round(gen_cpu * 1000.0 / rec.done, 3) if rec.done else None,
     }
+    if pat.stats():
+        out["pattern_stats"] = pat.stats()
     if srv0 is not None and srv1 is not None and elapsed > 0:
         used = srv1 - srv0
         out["server_cpu_share"] = round(used / elapsed, 3)
@@ -288,11 +291,49 @@ async def load(base: str, lang: str, clients: int, duration: float, warmup: floa
     return out
 
 
+def _levels(concurrency: str, patterns: list[str]) -> list[tuple[int, str]]:
+    """"1:walk,32" with patterns [walk, unique] → [(1, walk), (32, walk), (32, unique)]."""
+    out: list[tuple[int, str]] = []
+    for item in concurrency.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        n, _, pat = item.partition(":")
+        for p in ([pat] if pat else patterns):
+            if p not in PATTERNS:
+                raise SystemExit(f"unknown pattern {p!r} (choose from {', '.join(PATTERNS)})")
+            out.append((max(1, min(int(n), MAX_CLIENTS)), p))
+    return out
+
+
+def _print_level(res: dict) -> None:
+    lat, srv = res["latency_ms"] or {}, res["server_ms"] or {}
+    label = "floor GET /healthz" if res["pattern"] == "floor" else f"http {res['pattern']:6s}"
+    print(f"{label} c={res['clients']:3d} [{res['client']}/{res['loop']}]: {res['throughput_per_s']} resp/s; "
+          f"end-to-end p50 {lat.get('p50')} p95 {lat.get('p95')} p99 {lat.get('p99')} max {lat.get('max')} ms; "
+          f"server-side p50 {srv.get('p50')} p99 {srv.get('p99')} ms; server CPU {res.get('server_cpu_share')} "
+          f"({res.get('server_cpu_ms_per_response')} ms/resp, {res.get('responses_per_server_cpu_s')} "
+          f"resp/server-CPU-s); loadgen CPU {res['loadgen_cpu_share']} ({res['loadgen_cpu_ms_per_response']} "
+          f"ms/resp); wire {res['wire_bytes'] and res['wire_bytes']['p50']} B, body "
+          f"{res['body_bytes'] and res['body_bytes']['p50']} B; errors {res['errors']}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--url", help="loopback base URL of a running server, e.g. http://127.0.0.1:8765")
-    ap.add_argument("--concurrency", default="1,32", help="comma-separated client counts (default 1,32)")
+    ap.add_argument("--concurrency", default="1,32",
+                    help="comma-separated client counts, each optionally with its pattern: 1:walk,32 (default 1,32)")
+    ap.add_argument("--pattern", default="walk",
+                    help="comma-separated patterns for the levels without one: walk, unique (default walk)")
+    ap.add_argument("--client", choices=("raw", "httpx"), default="raw",
+                    help="load generator: raw (benchmarks/loadgen.py, default) or httpx (the old one)")
+    ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                    help="event loop of the load generator (auto: uvloop if importable)")
+    ap.add_argument("--verify", choices=("full", "length"), default="full",
+                    help="raw client: full = also gunzip every body and check it is a partial; length = status "
+                         "and framing only")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the unique pattern")
     ap.add_argument("--duration", type=float, default=8.0, help="measured seconds per level (max 120)")
     ap.add_argument("--warmup", type=float, default=1.0, help="unrecorded seconds before each level")
     ap.add_argument("--max-requests", type=int, default=200_000, help="stop a level after this many requests")
@@ -319,28 +360,25 @@ def main() -> int:
             ap.error("--url is required unless --inprocess-only")
         base = check_loopback(args.url)
         duration = max(0.5, min(args.duration, MAX_DURATION_S))
-        levels = []
-        for c in [int(x) for x in args.concurrency.split(",") if x.strip()]:
-            c = max(1, min(c, MAX_CLIENTS))
-            res = asyncio.run(load(base, args.lang, c, duration, max(0.0, min(args.warmup, 10.0)),
-                                   max(1, args.max_requests), args.server_pid))
-            levels.append(res)
-            lat, srv = res["latency_ms"] or {}, res["server_ms"] or {}
-            print(f"http c={c:3d}: {res['throughput_per_s']} resp/s; end-to-end p50 {lat.get('p50')} p95 "
-                  f"{lat.get('p95')} p99 {lat.get('p99')} max {lat.get('max')} ms; server-side p50 {srv.get('p50')} "
-                  f"p99 {srv.get('p99')} ms; server CPU {res.get('server_cpu_share')}, loadgen CPU "
-                  f"{res['loadgen_cpu_share']}, {res.get('responses_per_server_cpu_s')} resp/server-CPU-s; "
-                  f"wire {res['wire_bytes'] and res['wire_bytes']['p50']} B, body "
-                  f"{res['body_bytes'] and res['body_bytes']['p50']} B; errors {res['errors']}")
-        result["http"] = levels
+        warmup = max(0.0, min(args.warmup, 10.0))
+        levels = _levels(args.concurrency, [p.strip() for p in args.pattern.split(",") if p.strip()])
+        if not levels:
+            ap.error("--concurrency names no level")
+        result["loadgen"] = {"client": args.client, "loop": loop_factory(args.loop)[1], "verify": args.verify,
+                             "request_timeout_s": REQUEST_TIMEOUT_S}
+        opts = {"client_kind": args.client, "verify": args.verify, "seed": args.seed}
+        result["http"] = []
+        for c, pattern in levels:
+            res = run(load(base, args.lang, c, duration, warmup, max(1, args.max_requests), args.server_pid,
+                           pattern, **opts), args.loop)
+            result["http"].append(res)
+            _print_level(res)
         if args.floor:
-            c = max(1, min(max(int(x) for x in args.concurrency.split(",") if x.strip()), MAX_CLIENTS))
-            res = asyncio.run(load(base, args.lang, c, duration, max(0.0, min(args.warmup, 10.0)),
-                                   max(1, args.max_requests), args.server_pid, floor=True))
+            c = max(c for c, _ in levels)
+            res = run(load(base, args.lang, c, duration, warmup, max(1, args.max_requests), args.server_pid,
+                           "floor", **opts), args.loop)
             result["floor_healthz"] = res
-            print(f"floor GET /healthz c={c}: {res['throughput_per_s']} resp/s, server CPU "
-                  f"{res.get('server_cpu_ms_per_response')} ms/resp ({res.get('responses_per_server_cpu_s')} per "
-                  f"server-CPU-s), loadgen CPU {res['loadgen_cpu_share']}")
+            _print_level(res)
     write_json(args.json, result)
     return 0
 

@@ -8,13 +8,16 @@
 # 3. (c) browser update latency, HTTP cache off (every move reaches the server), then cache on
 # 4. (d) first load: requests, bytes as transferred, render-blocking resources
 # 5. the peers' harness (/work/shared/peers/measure_ui.py) on our page with benchmarks/peer_adapter.json
-# 6. (b) server latency + throughput under 1 and 32 concurrent clients, and the in-process render time
+# 6. (b) server latency + throughput: 1 client walking the rollouts ladder, 32 clients walking it, 32 clients
+#    sending only never-seen states (pattern "unique", the cold figure), GET /healthz floor at 32 clients;
+#    load generator benchmarks/loadgen.py (raw asyncio streams); and the in-process render time
 # 7. stops the server by PID; then the same harness on the Gradio peer (queue=False), back to back, if a
 #    peers venv exists (PEERS_VENV, default /tmp/peers-venv; see docs/performance.md for its setup)
 # 8. benchmarks/summarize.py → $OUT/summary.txt and $OUT/summary.json
 #
 # Environment knobs:  OUT=benchmarks/results  QUICK=1 (shorter runs)  PEERS=none|gradio|all
 #   PEERS_VENV=/tmp/peers-venv  UVICORN_ARGS="--http httptools --loop uvloop"  SERVER_TIMING=0|1
+#   LOADGEN=raw|httpx (bench_server.py's --client; httpx is the old, CPU-hungry generator)
 # Everything is bounded: each wait has a timeout, each benchmark has a fixed size, servers are killed by PID.
 set -u
 cd "$(dirname "$0")/.."
@@ -25,6 +28,7 @@ PEERS=${PEERS:-gradio}
 PEERS_DIR=${PEERS_DIR:-/work/shared/peers}
 PEERS_VENV=${PEERS_VENV:-/tmp/peers-venv}
 UVICORN_ARGS=${UVICORN_ARGS:-}
+LOADGEN=${LOADGEN:-raw}
 APP=benchmarks.timed_app:app
 [ "${SERVER_TIMING:-1}" = 0 ] && APP=app.main:app
 if [ "${QUICK:-0}" = 1 ]; then MOVES=50 LOADS=3 DURATION=4 ITER=30 MODEL_ARGS=--quick
@@ -85,9 +89,10 @@ if wait_http "$BASE/healthz"; then
     timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "$BASE/en/" --adapter-file benchmarks/peer_adapter.json \
       --loads "$LOADS" --iterations "$ITER" --out "$OUT/harness_ours.json" | tee "$OUT/harness_ours.txt"
   fi
-  step "(b) server: in-process render time, then HTTP latency/throughput at 1 and 32 clients"
-  timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1,32 --duration "$DURATION" \
-    --floor --server-pid "$PID" --json "$OUT/server.json" | tee "$OUT/server.txt"
+  step "(b) server: in-process render time, then HTTP latency/throughput: 1 client walk, 32 clients walk + unique"
+  timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1:walk,32 --pattern walk,unique \
+    --client "$LOADGEN" --duration "$DURATION" --floor --server-pid "$PID" --json "$OUT/server.json" \
+    | tee "$OUT/server.txt"
 fi
 stop
 
