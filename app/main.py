@@ -16,6 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import view
 from app.i18n import DEFAULT_LANG, LANGS
 from app.model import WorkloadInputs, evaluate, normalise
+from app.partial_cache import PartialCacheMiddleware
 from app.security import CSP, SecurityHeadersMiddleware
 
 ROOT = Path(__file__).parent
@@ -28,7 +29,9 @@ app = FastAPI(
     summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
     version="0.1.0",
 )
-app.add_middleware(GZipMiddleware, minimum_size=800, compresslevel=6)
+GZIP_MIN_BYTES = 800
+app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=6)
+app.add_middleware(PartialCacheMiddleware)  # between the two: stores what gzip sent, gets the security headers
 app.add_middleware(SecurityHeadersMiddleware)
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -66,8 +69,10 @@ def _cacheable(request: Request, response: Response, max_age: int) -> Response:
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = f"public, max-age={max_age}"
     if request.headers.get("if-none-match") == etag:
-        return Response(status_code=304, headers={k: v for k, v in response.headers.items()
-                                                  if k.lower() in ("etag", "cache-control", "vary")})
+        headers = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "cache-control", "vary")}
+        if len(response.body) >= GZIP_MIN_BYTES:  # the 200 varies on Accept-Encoding (gzip adds it): so does its 304
+            headers["vary"] = ", ".join(filter(None, (headers.pop("vary", ""), "Accept-Encoding")))
+        return Response(status_code=304, headers=headers)
     return response
 
 
