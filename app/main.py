@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import parse_qs, urlsplit
@@ -15,7 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import view
 from app.i18n import DEFAULT_LANG, LANGS
-from app.model import WorkloadInputs, evaluate, normalise
+from app.model import Result, WorkloadInputs, evaluate, normalise
 from app.partial_cache import PartialCacheMiddleware
 from app.security import CSP, SecurityHeadersMiddleware
 
@@ -49,18 +50,25 @@ def _wants_partial(request: Request) -> bool:
     return _is_htmx(request) and h.get("hx-boosted") != "true" and h.get("hx-history-restore-request") != "true"
 
 
-def _previous_query(request: Request) -> tuple[dict[str, list[str]] | None, str | None]:
-    """The state before this change and the header it came from: htmx sends the page's URL as HX-Current-URL;
-    a plain form submit sends Referer.  Only a lab URL on this host counts."""
+def _previous_query(request: Request) -> str | None:
+    """The query string of the state before this change: htmx sends the page's URL as HX-Current-URL; a plain
+    form submit sends Referer.  Only a lab URL on this host counts."""
     for header in ("hx-current-url", "referer"):
         url = request.headers.get(header)
         if not url:
             continue
         parts = urlsplit(url)
         if (parts.netloc and parts.netloc != request.url.netloc) or parts.path not in LAB_PATHS:
-            return None, None
-        return parse_qs(parts.query), header
-    return None, None
+            return None
+        return parts.query
+    return None
+
+
+@lru_cache(maxsize=1024)  # ≈ 10 KB per entry; a partial's previous state is almost always one just computed
+def _state(query: str) -> tuple[WorkloadInputs, tuple, Result]:
+    """Query string → normalised inputs, their notices and the model's result (all immutable)."""
+    inputs, notices = normalise(parse_qs(query, keep_blank_values=True))
+    return inputs, notices, evaluate(inputs)
 
 
 def _cacheable(request: Request, response: Response, max_age: int) -> Response:
@@ -136,18 +144,17 @@ def lang_no_slash(lang: str, request: Request) -> RedirectResponse:
 async def lab(lang: str, request: Request) -> Response:
     if lang not in LANGS:
         raise StarletteHTTPException(404)
-    query = parse_qs(request.url.query, keep_blank_values=True)
-    inputs, notices = normalise(query)
-    result = evaluate(inputs)
+    query = request.url.query
+    inputs, notices, result = _state(query)
     previous = None
-    prev_query, prev_header = _previous_query(request)
+    prev_query = _previous_query(request)
     if prev_query is not None:
-        prev_inputs, _ = normalise(prev_query)
+        prev_inputs, _, prev_result = _state(prev_query)
         if prev_inputs != inputs:
-            previous = (prev_inputs, evaluate(prev_inputs))
+            previous = (prev_inputs, prev_result)
     partial = _wants_partial(request)
-    ctx = view.lab_context(lang, result, notices, previous, present=query.get("present", [""])[-1] == "1",
-                           partial=partial)
+    present = parse_qs(query).get("present", [""])[-1] == "1"
+    ctx = view.lab_context(lang, result, notices, previous, present=present, partial=partial)
     response = view.render(request, "_live.html" if partial else "lab.html", ctx)
     # The answer depends on the URL, on whether htmx asked for the live regions, and on the previous state.
     response.headers["Vary"] = "HX-Request, HX-Boosted, HX-History-Restore-Request, HX-Current-URL" + (
