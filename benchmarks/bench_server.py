@@ -315,7 +315,9 @@ def _print_level(res: dict) -> None:
           f"({res.get('server_cpu_ms_per_response')} ms/resp, {res.get('responses_per_server_cpu_s')} "
           f"resp/server-CPU-s); loadgen CPU {res['loadgen_cpu_share']} ({res['loadgen_cpu_ms_per_response']} "
           f"ms/resp); wire {res['wire_bytes'] and res['wire_bytes']['p50']} B, body "
-          f"{res['body_bytes'] and res['body_bytes']['p50']} B; errors {res['errors']}")
+          f"{res['body_bytes'] and res['body_bytes']['p50']} B; errors {res['errors']}"
+          + (f"; repeated (new, previous) pairs {res['pattern_stats']['repeat_share']:.0%}"
+             if "repeat_share" in res.get("pattern_stats", {}) else ""))
 
 
 def main() -> int:
@@ -325,7 +327,7 @@ def main() -> int:
     ap.add_argument("--concurrency", default="1,32",
                     help="comma-separated client counts, each optionally with its pattern: 1:walk,32 (default 1,32)")
     ap.add_argument("--pattern", default="walk",
-                    help="comma-separated patterns for the levels without one: walk, unique (default walk)")
+                    help="comma-separated patterns for the levels without one: walk, unique, class (default walk)")
     ap.add_argument("--client", choices=("raw", "httpx"), default="raw",
                     help="load generator: raw (benchmarks/loadgen.py, default) or httpx (the old one)")
     ap.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",

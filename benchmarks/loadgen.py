@@ -27,6 +27,12 @@ Request patterns (``--pattern`` in bench_server.py):
   after 50 failed draws the client jumps to a fresh random state.  ``HX-Current-URL`` is always the client's
   previous state, and every URL is canonical (checked against ``DEFAULTS.query()`` at start), so no cache keyed
   on the URL or on the parsed state could answer any request: the honest cold figure;
+* ``class`` — a class using the lab as app.js drives it: each client (a learner) starts from one of the six
+  presets, drags a random slider notch by notch in one direction (reversing at the ends) for 2–12 notches, then
+  takes another slider; every 40 notches it opens a preset again.  Per notch it sends what the page sends: the
+  two neighbouring notches' partials fetched ahead (the move itself is then answered without a request), each
+  diffed against the state on screen.  Learners share the presets and the ladders, so some answers repeat across
+  the class and some do not — the realistic mix for the server-side response cache;
 * ``floor`` — ``GET /healthz`` with the same headers (HTTP + framework alone; bench_server's ``--floor``).
 
 Self-test of the response parser (Content-Length, chunked with extensions and trailers, gzip, close-delimited,
@@ -263,14 +269,70 @@ class UniquePattern:
                 "rejected_draws": self.rejected_draws, "fresh_starts": self.fresh_starts}
 
 
-PATTERNS = ("walk", "unique")
+class ClassPattern:
+    """A class of learners on the lab as app.js drives it (see the module docstring)."""
+
+    name = "class"
+    expect_partial = True
+
+    def __init__(self, base: str, lang: str, seed: int = 0) -> None:
+        from app.model.inputs import NUMBERS
+        from app.model.scenarios import PRESETS
+
+        self.base, self.host, self.lang, self.seed = base, urlsplit(base).netloc, lang, seed
+        self.presets = [p.inputs for p in PRESETS]
+        self.ladders = {s.name: [int(v) if s.integer else v for v in s.ladder] for s in NUMBERS}
+        self.names = sorted(self.ladders)
+        self.requests = self.repeats = 0
+        self.seen: set[int] = set()  # (new, previous) pairs generated so far: a repeat is a response-cache hit
+
+    def url(self, inputs) -> str:  # noqa: ANN001 - WorkloadInputs
+        return f"/{self.lang}/?" + urlencode(inputs.query())
+
+    def client(self, k: int) -> Iterator[Req]:
+        rng = random.Random(f"class:{self.seed}:{k}")
+        while True:  # endless; the caller bounds the loop
+            state = rng.choice(self.presets)
+            notches = 0
+            while notches < 40:
+                name = rng.choice(self.names)
+                ladder = self.ladders[name]
+                value = getattr(state, name)
+                j = min(range(len(ladder)), key=lambda i: abs(ladder[i] - value))
+                step = rng.choice((-1, 1))
+                for _ in range(rng.randint(2, 12)):
+                    if not 0 <= j + step < len(ladder):
+                        step = -step
+                    j += step
+                    state = state.model_copy(update={name: ladder[j]})
+                    here = self.base + self.url(state)
+                    for n in (j - 1, j + 1):  # what app.js fetches ahead once the move is on screen
+                        if 0 <= n < len(ladder):
+                            path = self.url(state.model_copy(update={name: ladder[n]}))
+                            self.requests += 1
+                            pair = hash((path, here))
+                            if pair in self.seen:
+                                self.repeats += 1
+                            else:
+                                self.seen.add(pair)
+                            yield Req(path, here, encode_request(self.host, path, here))
+                    notches += 1
+
+    def stats(self) -> dict:
+        return {"seed": self.seed, "requests_generated": self.requests, "repeated_pairs": self.repeats,
+                "repeat_share": round(self.repeats / max(self.requests, 1), 3)}
 
 
-def make_pattern(name: str, base: str, lang: str, seed: int = 0) -> WalkPattern | UniquePattern:
+PATTERNS = ("walk", "unique", "class")
+
+
+def make_pattern(name: str, base: str, lang: str, seed: int = 0) -> WalkPattern | UniquePattern | ClassPattern:
     if name == "walk":
         return WalkPattern(base, lang)
     if name == "unique":
         return UniquePattern(base, lang, seed)
+    if name == "class":
+        return ClassPattern(base, lang, seed)
     if name == "floor":
         return FloorPattern(base, lang)
     raise ValueError(f"unknown pattern {name!r}")
