@@ -5,7 +5,7 @@
 # 1. model evaluation time (benchmarks/bench_model.py, a colleague's script; called as is)
 # 2. starts our server: uvicorn on a free 127.0.0.1 port, 1 worker, --no-access-log
 #    (benchmarks.timed_app:app = app.main:app + a Server-Timing header; SERVER_TIMING=0 serves app.main:app)
-# 3. (c) browser update latency, HTTP cache off (every move reaches the server), then cache on
+# 3. (c) browser update latency, HTTP cache off: with app.js fetching ahead (as shipped), then the cold path
 # 4. (d) first load: requests, bytes as transferred, render-blocking resources
 # 5. the peers' harness (/work/shared/peers/measure_ui.py) on our page with benchmarks/peer_adapter.json
 # 6. (b) server latency + throughput: 1 client walking the rollouts ladder, 32 clients walking it, 32 clients
@@ -78,9 +78,9 @@ if wait_http "$BASE/healthz"; then
   step "(c) browser update latency, HTTP cache off"
   timeout 600 "$PY" benchmarks/bench_browser.py --url "$BASE/en/" --moves "$MOVES" --json "$OUT/browser.json" \
     --screenshot "$OUT/browser.png" | tee "$OUT/browser.txt"
-  step "(c') browser update latency, HTTP cache on (the partials are cacheable for 300 s)"
-  timeout 600 "$PY" benchmarks/bench_browser.py --url "$BASE/en/" --moves "$MOVES" --cache on \
-    --json "$OUT/browser_cache_on.json" | tee "$OUT/browser_cache_on.txt"
+  step "(c') browser update latency, the cold path: no fetch-ahead, every move an htmx round trip"
+  timeout 600 "$PY" benchmarks/bench_browser.py --url "$BASE/en/" --moves "$MOVES" --tweak no-ahead \
+    --json "$OUT/browser_no_ahead.json" | tee "$OUT/browser_no_ahead.txt"
   step "(d) first load"
   timeout 600 "$PY" benchmarks/bench_first_load.py --url "$BASE/en/" --loads "$LOADS" --json "$OUT/first_load.json" \
     | tee "$OUT/first_load.txt"
@@ -89,8 +89,8 @@ if wait_http "$BASE/healthz"; then
     timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "$BASE/en/" --adapter-file benchmarks/peer_adapter.json \
       --loads "$LOADS" --iterations "$ITER" --out "$OUT/harness_ours.json" | tee "$OUT/harness_ours.txt"
   fi
-  step "(b) server: in-process render time, then HTTP latency/throughput: 1 client walk, 32 clients walk + unique"
-  timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1:walk,32 --pattern walk,unique \
+  step "(b) server: in-process render time, then HTTP latency/throughput: 1 client walk, 32 clients walk, class, unique"
+  timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1:walk,32 --pattern walk,class,unique \
     --client "$LOADGEN" --duration "$DURATION" --floor --server-pid "$PID" --json "$OUT/server.json" \
     | tee "$OUT/server.txt"
 fi
