@@ -45,6 +45,37 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
                    stage_ids=STAGE_IDS, node_ids=NODE_IDS)
 
 
+# --- rendered fragments, reused --------------------------------------------------------------------------------
+# A live region's HTML is a pure function of what it shows: a meter card of its meter, a diagram node of its
+# state, an estimates block of the workload.  Templates wrap such a region in ``{% call cached(key...) %}``
+# with everything it depends on as the key (always the language and whether it is a partial); the body is
+# rendered only the first time.  Bounded (oldest out first); tests/web/test_fragments.py renders every page
+# and partial with and without it and compares.
+FRAGMENTS_MAX = 20_000
+_fragments: dict[tuple, Markup] = {}
+fragment_stats = {"hits": 0, "misses": 0, "enabled": True}
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
+    if not fragment_stats["enabled"]:
+        return caller()
+    k = tuple(x if isinstance(x, _PLAIN) else repr(x) for x in key)
+    html = _fragments.get(k)
+    if html is not None:
+        fragment_stats["hits"] += 1
+        return html
+    fragment_stats["misses"] += 1
+    html = caller()
+    if len(_fragments) >= FRAGMENTS_MAX:
+        del _fragments[next(iter(_fragments))]
+    _fragments[k] = html
+    return html
+
+
+env.globals["cached"] = cached
+
+
 def render(request: Request, name: str, context: dict):
     return templates.TemplateResponse(request, name, context)
 

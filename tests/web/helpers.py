@@ -121,3 +121,15 @@ def csp_directives(header: str) -> dict[str, list[str]]:
         if words:
             out[words[0].lower()] = words[1:]
     return out
+
+
+def response_cache(client):  # noqa: ANN001, ANN201 - a TestClient of app.main.app → its PartialCacheMiddleware
+    """The app's in-process partial cache (app/partial_cache.py), found in the built middleware stack."""
+    from app.main import app
+    from app.partial_cache import PartialCacheMiddleware
+
+    client.get("/healthz")  # the middleware stack exists after the first request
+    node = app.middleware_stack
+    while not isinstance(node, PartialCacheMiddleware):
+        node = node.app
+    return node

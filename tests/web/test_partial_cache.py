@@ -10,26 +10,18 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.main import app
 from app.model import DEFAULTS
 from app.model.inputs import NUMBERS
 from app.partial_cache import PartialCacheMiddleware, cache_key
 
+from .helpers import response_cache
+
 BASE = "http://testserver"
-
-
-def _cache() -> PartialCacheMiddleware:
-    node = app.middleware_stack or app.build_middleware_stack()
-    app.middleware_stack = node
-    while not isinstance(node, PartialCacheMiddleware):
-        node = node.app
-    return node
 
 
 @pytest.fixture
 def cache(client: TestClient) -> PartialCacheMiddleware:
-    client.get("/healthz")  # the middleware stack exists after the first request
-    c = _cache()
+    c = response_cache(client)
     budget = c.max_bytes
     c.entries.clear()
     c.size = c.hits = c.misses = 0
