@@ -103,7 +103,7 @@ def _seen(attr: str) -> set[str]:
 _GROUPS = sorted({s.group for s in (*NUMBERS, *CHOICES)})
 # every prefix passed to the sec_head macro (app/templates/_macros.html)
 _SECTIONS = sorted({m for f in TEMPLATES.glob("*.html")
-                    for m in re.findall(r'sec_head\("[^"]+", "([a-z_]+)"', f.read_text(encoding="utf-8"))})
+                    for m in re.findall(r'sec_head\(t, "[^"]+", "([a-z_]+)"', f.read_text(encoding="utf-8"))})
 FAMILIES: dict[str, list[str]] = {
     "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
     "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
