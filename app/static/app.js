@@ -146,7 +146,13 @@
     if (el && formOf(el)) { inUse = el; neighbours(el); }
   };
   document.addEventListener("focusin", use);
-  document.addEventListener("pointerover", use, {passive: true});
+  // The pointer only counts once it rests on a control (80 ms): sweeping across the form fetches nothing.
+  let resting = 0;
+  document.addEventListener("pointerover", (event) => {
+    clearTimeout(resting);
+    const ctl = event.target.closest && event.target.closest(".ctl");
+    if (ctl) resting = setTimeout(() => { if (ctl.isConnected && ctl.matches(":hover")) use(event); }, 80);
+  }, {passive: true});
   const afterUpdate = () => { if (inUse && inUse.isConnected) neighbours(inUse); };
 
   // Swaps a fetched-ahead answer in; false when there is none for this move (htmx then makes the request).

@@ -14,6 +14,7 @@ from .helpers import LANGS, goto, params_of, url_has, wait_url
 pytestmark = pytest.mark.browser
 
 SLIDER = "input.ladder[data-for=in-rollouts]"
+REST_MS = 200  # app.js fetches ahead once the pointer has rested 80 ms on a control
 
 # Every region a partial can touch, as the page shows it, against the same regions of a fresh load of the
 # page's current URL (fetched in the page, parsed with DOMParser).  The "what moved" panel is the one thing that
@@ -125,7 +126,8 @@ def test_choice_is_answered_ahead(page: Page, base_url: str) -> None:
     goto(page, f"{base_url}/en/")
     seen = Requests(page, "en")
     dpo = page.locator("[data-ctl=method] label.seg-opt", has_text="DPO")
-    dpo.hover()  # the pointer on the choice fetches its alternatives ahead
+    dpo.hover()  # the pointer resting on the choice fetches its alternatives ahead
+    page.wait_for_timeout(REST_MS)
     page.guard.settle(page)
     assert any("method=dpo" in u for u in seen.fetch), seen.fetch
     seen.clear()
@@ -192,3 +194,25 @@ def test_request_right_after_an_answered_move_is_diffed_against_the_state_on_scr
     expect(changed).to_contain_text("13")
     assert params_of(page.url)["rollouts"] == ladder[start + 1]
     assert_same_as_fresh(page, "after an answered move and an immediate request")
+
+
+def test_a_pointer_sweeping_across_the_form_fetches_nothing_ahead(page: Page, base_url: str) -> None:
+    goto(page, f"{base_url}/en/")
+    seen = Requests(page, "en")
+    page.guard.settle(page)
+    page.locator("input.ladder[data-for=in-rollouts]").scroll_into_view_if_needed()
+    height = page.viewport_size["height"]
+    boxes = [b for n in ("demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl")
+             if (b := page.locator(f"input.ladder[data-for=in-{n}]").bounding_box()) and 0 < b["y"] < height - 10]
+    assert len(boxes) >= 3, "the sweep should cross several sliders on screen"
+    for box in boxes:  # a few milliseconds on each control, then off the form
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=2)
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(REST_MS)
+    page.guard.settle(page)
+    assert seen.fetch == [], f"a passing pointer fetched ahead: {seen.fetch}"
+    box = page.locator("input.ladder[data-for=in-rollouts]").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # and rests on the rollouts slider
+    page.wait_for_timeout(REST_MS)
+    page.guard.settle(page)
+    assert len(seen.fetch) == 2 and all("rollouts=" in u for u in seen.fetch), seen.fetch
