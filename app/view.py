@@ -16,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 from starlette.requests import Request
 
+from app.htmlspace import CollapseWhitespace
 from app.i18n import LANGS, translator
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
@@ -32,6 +33,7 @@ env = templates.env
 env.trim_blocks = True
 env.lstrip_blocks = True
 env.auto_reload = False  # templates ship with the app: no stat() of each template file on every render
+env.add_extension(CollapseWhitespace)  # indentation out of the markup, once, at compile time (app/htmlspace.py)
 
 
 def _asset(name: str) -> str:
