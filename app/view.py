@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import asdict, replace
 from functools import cache
 from pathlib import Path
@@ -55,7 +56,7 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
 # and partial with and without it and compares.
 FRAGMENTS_MAX = 20_000
 _fragments: dict[tuple, Markup] = {}
-fragment_stats = {"hits": 0, "misses": 0, "enabled": True}
+fragment_stats = {"hits": 0, "misses": 0, "enabled": os.environ.get("RLHF_LAB_FRAGMENTS", "1") != "0"}  # 0: off (A/B)
 _PLAIN = (str, int, float, bool, type(None))
 
 
