@@ -518,9 +518,10 @@ def _input_label(name: str, t) -> str:  # noqa: ANN001
 
 
 env.filters["input_label"] = _input_label
-env.globals["meter_bands"] = {
-    mid: ((CONSTANTS["memory_warn"].value, CONSTANTS["memory_hot"].value) if mid == "train_memory"
-          else (CONSTANTS["meter_warn"].value, CONSTANTS["meter_hot"].value))
+env.globals["meter_bands"] = {  # a <meter>'s low and high, as its attributes print them ("50", not "50.0")
+    mid: tuple(f"{CONSTANTS[k].value:g}" for k in (("memory_warn", "memory_hot") if mid == "train_memory"
+                                                    else ("meter_warn", "meter_hot")))
     for mid in METER_IDS
 }
 env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES)
+env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
