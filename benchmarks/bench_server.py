@@ -124,10 +124,19 @@ def _time_calls(fn, n: int, max_s: float) -> tuple[list[float], list[float]]:
 
 
 def inprocess(samples: int, max_s: float) -> dict:
-    """Route function and whole-ASGI-app timings for one-notch rollouts moves (en and zh) and the full page."""
+    """Route function and whole-ASGI-app timings for one-notch rollouts moves (en and zh) and the full page, with
+    the app's caches off (the repeated request would otherwise be answered from them): the cost of a move from
+    scratch — parse, model, diff, render, gzip, ETag."""
+    os.environ["RLHF_LAB_PARTIAL_CACHE_MB"] = "0"  # read when app.main builds its middleware
+    os.environ["RLHF_LAB_FRAGMENTS"] = "0"
     from starlette.requests import Request
 
+    import app.main as lab_main
+    from app import view
     from app.main import app, lab
+
+    view.fragment_stats["enabled"] = False
+    forget = lab_main._state.cache_clear
 
     out: dict = {"samples_per_case": samples}
     for lang in ("en", "zh"):
@@ -136,9 +145,11 @@ def inprocess(samples: int, max_s: float) -> dict:
         path, query = cur.split("?", 1)
 
         def route_partial(path=path, query=query, lang=lang, prev=prev) -> None:
+            forget()
             call_route(lab, lang, Request(_scope(path, query, _partial_headers(lang, prev, gzip=False))))
 
         def route_full(path=path, query=query, lang=lang) -> None:
+            forget()
             call_route(lab, lang, Request(_scope(path, query, [(b"cookie", f"lang={lang}".encode())])))
 
         for _ in range(20):  # warm-up: template compilation, caches
@@ -163,6 +174,7 @@ def inprocess(samples: int, max_s: float) -> dict:
                 elif message["type"] == "http.response.body":
                     body.extend(message.get("body", b""))
 
+            forget()
             await app(_scope(path, query, _partial_headers(lang, prev)), receive, send)
             return status, len(body)
 

@@ -98,8 +98,8 @@ def main() -> int:
         ip = server.get("inprocess", {})
         if ip:
             rp, ap_ = ip.get("route_partial_en_ms") or {}, ip.get("asgi_partial_en_ms") or {}
-            rows.append(("  in-process partial (route fn / whole ASGI app)",
-                         f"p50 {rp.get('p50')} / {ap_.get('p50')} ms", "", "no socket; en, one-notch move"))
+            rows.append(("  in-process partial from scratch (route fn / ASGI app)",
+                         f"p50 {rp.get('p50')} / {ap_.get('p50')} ms", "", "no socket; en, one-notch move; every app cache off"))
         levels = server.get("http", [])
         at32 = [lv for lv in levels if lv["clients"] == 32]
         if at32:
