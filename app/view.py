@@ -254,7 +254,7 @@ def current_preset(inputs: WorkloadInputs) -> str | None:
     return None
 
 
-ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "vs"})
+ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "cap", "vs"})
 ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": frozenset(EDGE_PATHS), "meters": set(METER_IDS),
                "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
 
@@ -273,13 +273,14 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
         "edges": {e.id for e, f in zip(r.edges, p.edges, strict=True) if e != f},
         "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
         # the estimates section in blocks: its note (GPU count, type, placement), the step or phase times, the
-        # per-GPU memory bars (exactly what memory_bars() draws), the PPO-vs-DPO table (its compare link carries
-        # every input, so it goes whenever the inputs changed)
+        # per-GPU memory bars (exactly what memory_bars() draws), the note under them (the card's capacity), the
+        # PPO-vs-DPO table (its compare link carries every input, so it goes whenever the inputs changed)
         "estimates": {b for b, moved in (
             ("head", not same_gpu or p.inputs.placement != r.inputs.placement),
             ("step", not same_gpu or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo
              or p.offline != r.offline or p.inputs != r.inputs),
             ("mem", memory_bars(p) != memory_bars(r)),
+            ("cap", (p.memory.usable_gb, p.memory.gpu_memory_gb) != (r.memory.usable_gb, r.memory.gpu_memory_gb)),
             ("vs", p.inputs != r.inputs or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo),
         ) if moved},
         "decisions": {k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]},
