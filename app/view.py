@@ -255,6 +255,20 @@ def current_preset(inputs: WorkloadInputs) -> str | None:
 
 
 ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "cap", "vs"})
+
+
+def _step_shows(r: Result) -> tuple:
+    """Everything the estimates' step block (_estimates.html, est-step) prints: the stage picks PPO step, DPO or
+    offline figures, and the lines quote these inputs."""
+    i = r.inputs
+    return (r.stage, r.step, r.dpo, r.offline, i.gpus, i.epochs, i.prompt_tokens, i.response_tokens, i.policy_b,
+            i.rm_b, i.pairs, i.demos)
+
+
+def _vs_shows(r: Result) -> tuple:
+    """The figures of the PPO-vs-DPO table (_estimates.html, est-vs)."""
+    return (r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
+            r.step.generation_s, r.inputs.rollouts)
 ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": frozenset(EDGE_PATHS), "meters": set(METER_IDS),
                "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
 
@@ -274,14 +288,13 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
         "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
         # the estimates section in blocks: its note (GPU count, type, placement), the step or phase times, the
         # per-GPU memory bars (exactly what memory_bars() draws), the note under them (the card's capacity), the
-        # PPO-vs-DPO table (its compare link carries every input, so it goes whenever the inputs changed)
+        # PPO-vs-DPO table; the compare link under it carries every input and goes with every move (_live.html)
         "estimates": {b for b, moved in (
             ("head", not same_gpu or p.inputs.placement != r.inputs.placement),
-            ("step", not same_gpu or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo
-             or p.offline != r.offline or p.inputs != r.inputs),
+            ("step", _step_shows(p) != _step_shows(r)),
             ("mem", memory_bars(p) != memory_bars(r)),
             ("cap", (p.memory.usable_gb, p.memory.gpu_memory_gb) != (r.memory.usable_gb, r.memory.gpu_memory_gb)),
-            ("vs", p.inputs != r.inputs or p.step != r.step or p.memory != r.memory or p.dpo != r.dpo),
+            ("vs", _vs_shows(p) != _vs_shows(r)),
         ) if moved},
         "decisions": {k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]},
     }
@@ -524,5 +537,5 @@ env.globals["meter_bands"] = {  # a <meter>'s low and high, as its attributes pr
                                                     else ("meter_warn", "meter_hot")))
     for mid in METER_IDS
 }
-env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES)
+env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES, vs_shows=_vs_shows)
 env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
