@@ -8,6 +8,7 @@ can block rendering, and the compressed size of a first load.  Timing budgets ar
 from __future__ import annotations
 
 import gzip
+import random
 from html.parser import HTMLParser
 from urllib.parse import urlencode, urljoin, urlsplit
 
@@ -16,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from app.main import app
 from app.model import DEFAULTS
-from app.model.inputs import NUMBERS
+from app.model.inputs import CHOICES, NUMBERS
 
 LANGS = ("en", "zh")
 BASE = "http://testserver"
@@ -26,6 +27,47 @@ MAX_RESOURCES = 6  # same-origin resources a first load fetches, the page includ
 
 ROLLOUTS = next(s for s in NUMBERS if s.name == "rollouts").ladder
 START = ROLLOUTS.index(DEFAULTS.rollouts)
+RANDOM_MOVES = 150  # per language: one-notch moves from seeded random states (other inputs off their defaults)
+
+
+def notches(name: str) -> list[object]:
+    """A slider's notches as the form sends them, or a choice's values."""
+    for spec in NUMBERS:
+        if spec.name == name:
+            return [int(v) if spec.integer else v for v in spec.ladder]
+    return list(next(c for c in CHOICES if c.name == name).choices)
+
+
+def default_moves() -> list[tuple[str, dict[str, object], dict[str, object]]]:
+    """Every one-notch move of every slider, both ways, and every choice switch, from the defaults."""
+    moves = []
+    for spec in NUMBERS:
+        ladder = notches(spec.name)
+        for a, b in zip(ladder, ladder[1:], strict=False):
+            moves += [(f"{spec.name} {a}->{b}", {spec.name: a}, {spec.name: b}),
+                      (f"{spec.name} {b}->{a}", {spec.name: b}, {spec.name: a})]
+    for choice in CHOICES:
+        for a in choice.choices:
+            for b in choice.choices:
+                if a != b:
+                    moves.append((f"{choice.name} {a}->{b}", {choice.name: a}, {choice.name: b}))
+    return moves
+
+
+def random_moves(seed: int, n: int) -> list[tuple[str, dict[str, object], dict[str, object]]]:
+    """n one-notch moves (or choice switches) from random states: every input on a random notch."""
+    rng = random.Random(seed)
+    names = [s.name for s in NUMBERS] + [c.name for c in CHOICES]
+    moves = []
+    for _ in range(n):
+        state = {name: rng.choice(notches(name)) for name in names}
+        name = rng.choice(names)
+        values = notches(name)
+        i = values.index(state[name])
+        j = rng.choice([k for k in (i - 1, i + 1) if 0 <= k < len(values)]) if name in {s.name for s in NUMBERS} \
+            else rng.choice([k for k in range(len(values)) if k != i])
+        moves.append((f"{name} {values[i]}->{values[j]} in {state}", state, {**state, name: values[j]}))
+    return moves
 
 
 @pytest.fixture(scope="module")
@@ -84,18 +126,38 @@ def same_origin(ref: str) -> bool:
     return urlsplit(urljoin(BASE + "/en/", ref)).netloc == urlsplit(BASE).netloc
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("step", (+1, -1), ids=("up", "down"))
-def test_partial_after_one_notch_is_small(client: TestClient, lang: str, step: int) -> None:
-    # the slider moves one notch from the default; htmx names the page's current URL in HX-Current-URL
-    before, after = ROLLOUTS[START], ROLLOUTS[START + step]
-    r = client.get(lab_path(lang, rollouts=after), headers={
-        "HX-Request": "true", "HX-Current-URL": BASE + lab_path(lang, rollouts=before),
-        "Accept-Encoding": "identity"})
+def partial(client: TestClient, lang: str, before: dict[str, object], after: dict[str, object]) -> bytes:
+    """The htmx partial for a move: htmx names the page's current URL in HX-Current-URL."""
+    r = client.get(lab_path(lang, **after), headers={
+        "HX-Request": "true", "HX-Current-URL": BASE + lab_path(lang, **before), "Accept-Encoding": "identity"})
     assert r.status_code == 200
     assert "<html" not in r.text and 'hx-swap-oob="true"' in r.text, "expected the out-of-band partial"
-    assert 'data-meter-value="rollout_load"' in r.text, "the moved meter must be in the partial"
-    assert len(r.content) <= PARTIAL_MAX_BYTES, f"partial is {len(r.content)} bytes (budget {PARTIAL_MAX_BYTES})"
+    return r.content
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("step", (+1, -1), ids=("up", "down"))
+def test_partial_after_one_notch_carries_the_moved_meter(client: TestClient, lang: str, step: int) -> None:
+    body = partial(client, lang, {"rollouts": ROLLOUTS[START]}, {"rollouts": ROLLOUTS[START + step]})
+    assert b'data-meter-value="rollout_load"' in body, "the moved meter must be in the partial"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_one_notch_move_from_the_defaults_fits_15_kb(client: TestClient, lang: str) -> None:
+    moves = default_moves()
+    assert len(moves) > 300, "every slider's every pair of neighbouring notches, both ways"
+    sizes = {label: len(partial(client, lang, before, after)) for label, before, after in moves}
+    over = {label: n for label, n in sizes.items() if n > PARTIAL_MAX_BYTES}
+    assert not over, f"{len(over)} of {len(sizes)} partials over {PARTIAL_MAX_BYTES} B: {over}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_notch_moves_from_random_states_fit_15_kb(client: TestClient, lang: str) -> None:
+    moves = random_moves(seed=5, n=RANDOM_MOVES)
+    assert len({label for label, _, _ in moves}) > RANDOM_MOVES * 0.9, "the states are spread out"
+    sizes = {label: len(partial(client, lang, before, after)) for label, before, after in moves}
+    over = {label: n for label, n in sizes.items() if n > PARTIAL_MAX_BYTES}
+    assert not over, f"{len(over)} of {len(sizes)} partials over {PARTIAL_MAX_BYTES} B: {over}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
