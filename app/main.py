@@ -104,7 +104,7 @@ def root(request: Request) -> RedirectResponse:
 
 
 @app.api_route("/healthz", methods=["GET", "HEAD"], include_in_schema=False)
-def healthz() -> dict[str, str]:
+async def healthz() -> dict[str, str]:  # async: no CPU work to hand to the thread pool
     return {"status": "ok"}
 
 
@@ -114,7 +114,7 @@ DOCS_CSP = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
 @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
-def favicon(request: Request) -> Response:
+async def favicon(request: Request) -> Response:
     return _cacheable(request, Response(FAVICON, media_type="image/svg+xml"), 86400)
 
 
@@ -140,8 +140,10 @@ def lang_no_slash(lang: str, request: Request) -> RedirectResponse:
     return RedirectResponse(f"/{lang}/{query}", status_code=308)
 
 
-@app.api_route("/{lang}/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
-async def lab(lang: str, request: Request) -> Response:
+async def lab(request: Request) -> Response:
+    """The lab page, or (htmx) the live regions that changed since the page's current URL.  A plain Starlette
+    route (registered below): the hottest path has nothing for FastAPI's dependency injection to solve."""
+    lang = request.path_params["lang"]
     if lang not in LANGS:
         raise StarletteHTTPException(404)
     query = request.url.query
@@ -153,7 +155,8 @@ async def lab(lang: str, request: Request) -> Response:
         if prev_inputs != inputs:
             previous = (prev_inputs, prev_result)
     partial = _wants_partial(request)
-    present = parse_qs(query).get("present", [""])[-1] == "1"
+    # presentation mode; parse_qs again only when the query could name it (a percent-encoded key included)
+    present = ("present" in query or "%" in query) and parse_qs(query).get("present", [""])[-1] == "1"
     ctx = view.lab_context(lang, result, notices, previous, present=present, partial=partial)
     response = view.render(request, "_live.html" if partial else "lab.html", ctx)
     # The answer depends on the URL, on whether htmx asked for the live regions, and on the previous state.
@@ -163,6 +166,9 @@ async def lab(lang: str, request: Request) -> Response:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
     return _cacheable(request, response, 300)
+
+
+app.add_route("/{lang}/", lab, methods=["GET", "HEAD"], include_in_schema=False)
 
 
 @app.api_route("/{lang}/tutorial", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)

@@ -9,16 +9,18 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from types import MethodType
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 from starlette.requests import Request
 
 from app.htmlspace import CollapseWhitespace
-from app.i18n import LANGS, translator
+from app.i18n import LANGS, Translator, translator
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS
@@ -28,9 +30,26 @@ from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
 
+
+class _Context(Context):
+    """Jinja's context, with a direct call for the callables the templates call most (``t(…)``, ``t.markup(…)``,
+    macros and ``caller()``): none takes Jinja's context, so the checks ``Context.call`` makes on every call
+    (three ``hasattr`` for ``pass_context`` and friends) can be skipped for them."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: ANN001, ANN204, N805 - Jinja's signature
+        if type(__obj) in _DIRECT or (type(__obj) is MethodType and type(__obj.__self__) is Translator):
+            kwargs.pop("_loop_vars", None)  # what Jinja adds for pass_context callables inside loops and blocks
+            kwargs.pop("_block_vars", None)
+            return __obj(*args, **kwargs)
+        return super().call(__obj, *args, **kwargs)
+
+
+_DIRECT = frozenset({Translator, Macro})
+
 ROOT = Path(__file__).parent
 templates = Jinja2Templates(directory=ROOT / "templates")
 env = templates.env
+env.context_class = _Context
 env.trim_blocks = True
 env.lstrip_blocks = True
 env.auto_reload = False  # templates ship with the app: no stat() of each template file on every render
@@ -60,10 +79,22 @@ fragment_stats = {"hits": 0, "misses": 0, "enabled": os.environ.get("RLHF_LAB_FR
 _PLAIN = (str, int, float, bool, type(None))
 
 
+def _key_part(x: object) -> object:
+    """A fragment key's part as itself when hashable (plain values, the frozen inputs model, frozen dataclasses:
+    equal means the same fragment), else its repr (dataclasses holding a dict of arguments)."""
+    if isinstance(x, _PLAIN):
+        return x
+    try:
+        hash(x)
+    except TypeError:
+        return repr(x)
+    return x
+
+
 def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
     if not fragment_stats["enabled"]:
         return caller()
-    k = tuple(x if isinstance(x, _PLAIN) else repr(x) for x in key)
+    k = tuple(map(_key_part, key))
     html = _fragments.get(k)
     if html is not None:
         fragment_stats["hits"] += 1
@@ -77,6 +108,9 @@ def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call bloc
 
 
 env.globals["cached"] = cached
+# Shared macros as globals, built once: a `{% from "_macros.html" import … %}` in a template runs on every render
+# and each costs a set difference over the context's globals (Jinja's Template._get_default_module)
+env.globals["sec_head"] = env.get_template("_macros.html").module.sec_head
 
 
 def render(request: Request, name: str, context: dict):
@@ -303,19 +337,25 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
 def lab_context(lang: str, result: Result, notices, previous, present: bool = False, partial: bool = False) -> dict:
     ctx = base_context(lang, "lab")
     i = result.inputs
-    query = urlencode(i.query())  # one encoding for the page's own, the other language's and the compare URL
+    query = canonical_query(i)  # one encoding for the page's own, the other language's and the compare URL
     ctx.update(
         r=result, inputs=i, notices=notices, change=diff(previous, result), present=present, partial=partial,
         regions=changed_regions(previous, result) if partial else ALL_REGIONS,
         # the form's controls are not part of a partial (_live.html): build them for the whole page only
         controls=None if partial else controls(i), presets=_preset_urls(lang),
-        current_preset=current_preset(i), self_url=f"/{lang}/?{query}",
+        current_preset=current_preset(i), state_query=query, self_url=f"/{lang}/?{query}",
         switch_url=f"/{ctx['other_lang']}/?{query}" + ("&present=1" if present else ""),
         compare_url=f"/{lang}/compare?{query}",
         walk=_walk(lang, i), gpu=GPUS[i.gpu], assumptions=ASSUMPTION_ROWS, gpu_rows=GPUS.values(),
         sources=SOURCES, reality=REALITY,
     )
     return ctx
+
+
+@lru_cache(maxsize=1024)  # a partial's state is usually the one just fetched ahead or moved from
+def canonical_query(inputs: WorkloadInputs) -> str:
+    """The state's query string in the contract's order (every parameter; ``step`` when set)."""
+    return urlencode(inputs.query())
 
 
 @cache

@@ -88,7 +88,7 @@ MAX_CLIENTS = 256
 
 
 def _scope(path: str, query: str, headers: list[tuple[bytes, bytes]]) -> dict:
-    return {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
+    return {"type": "http", "method": "GET", "path": path, "path_params": {"lang": path.strip("/").split("/")[0]}, "raw_path": path.encode(), "query_string": query.encode(),
             "headers": [(b"host", b"127.0.0.1:8000"), *headers], "scheme": "http", "server": ("127.0.0.1", 8000),
             "client": ("127.0.0.1", 50000), "root_path": "", "http_version": "1.1", "asgi": {"version": "3.0"}}
 
@@ -146,11 +146,11 @@ def inprocess(samples: int, max_s: float) -> dict:
 
         def route_partial(path=path, query=query, lang=lang, prev=prev) -> None:
             forget()
-            call_route(lab, lang, Request(_scope(path, query, _partial_headers(lang, prev, gzip=False))))
+            call_route(lab, Request(_scope(path, query, _partial_headers(lang, prev, gzip=False))))
 
         def route_full(path=path, query=query, lang=lang) -> None:
             forget()
-            call_route(lab, lang, Request(_scope(path, query, [(b"cookie", f"lang={lang}".encode())])))
+            call_route(lab, Request(_scope(path, query, [(b"cookie", f"lang={lang}".encode())])))
 
         for _ in range(20):  # warm-up: template compilation, caches
             route_partial()

@@ -66,6 +66,7 @@ def main() -> int:
 
     def request() -> Request:
         return Request({"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+                        "path_params": {"lang": args.lang},
                         "query_string": query.encode(), "headers": headers, "scheme": "http",
                         "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000), "root_path": "",
                         "http_version": "1.1"})
@@ -98,7 +99,7 @@ def main() -> int:
         "ETag blake2b": lambda: hashlib.blake2b(body, digest_size=12).hexdigest(),
         "gzip level 6": lambda: gzip.compress(body, 6),
         "gzip level 1": lambda: gzip.compress(body, 1),
-        "route total: app.main.lab (partial)": lambda: call_route(lab, args.lang, request()),
+        "route total: app.main.lab (partial)": lambda: call_route(lab, request()),
     }
     breakdown = {}
     print(f"one slider move ({args.lang}, rollouts 512 → 640), median µs of {samples} runs; partial body "
@@ -135,14 +136,14 @@ def main() -> int:
             prof = Profiler(interval=0.0001)
             prof.start()
             for _ in range(samples):
-                call_route(lab, args.lang, request())
+                call_route(lab, request())
             prof.stop()
             print(prof.output_text(unicode=True, color=False, show_all=False))
     else:
         pr = cProfile.Profile()
         pr.enable()
         for _ in range(samples):
-            call_route(lab, args.lang, request())
+            call_route(lab, request())
         pr.disable()
         buf = io.StringIO()
         stats = pstats.Stats(pr, stream=buf).strip_dirs().sort_stats("cumulative")

@@ -85,13 +85,39 @@
       }
     }
   };
+  // What a partial no longer carries, derived from what it does: the links that hold the state (the language
+  // switch, the compare links, presentation mode) take the live marker's canonical query, and the meter strip
+  // copies each meter's number and level and the stage's name.  The full page is drawn by the server, so all
+  // of this works without JavaScript; tests/browser check it against a fresh load of the same URL.
+  const syncDerived = () => {
+    const marker = document.getElementById("live-marker");
+    const query = marker && marker.dataset.query;
+    if (query === undefined) return;
+    for (const el of document.querySelectorAll("[data-state-path]")) {
+      el.setAttribute("href", el.dataset.statePath + "?" + query + (el.dataset.stateSuffix || ""));
+    }
+    for (const mini of document.querySelectorAll("[data-mini-meter]")) {
+      const card = document.getElementById("meter-" + mini.dataset.miniMeter);
+      const level = card && /\blvl-(\w+)/.exec(card.className);
+      if (!level) continue;
+      mini.className = "ms lvl-" + level[1];
+      mini.firstElementChild.textContent = card.querySelector("[data-meter-value]").textContent;
+    }
+    const stage = document.querySelector("[data-stage]");
+    const miniStage = document.querySelector(".ms-stage");
+    if (stage && miniStage) miniStage.textContent = stage.textContent;
+  };
+  const applyMove = (html) => {
+    applyLive(html);
+    syncDerived();
+  };
   // The form's own answers go the same way (htmx still makes, queues and orders the requests).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const d = event.detail;
     const from = d.requestConfig && d.requestConfig.elt;
     if (d.shouldSwap && from && from.id === "workload" && d.xhr && d.xhr.status === 200) {
       d.shouldSwap = false;
-      applyLive(d.serverResponse);
+      applyMove(d.serverResponse);
     }
   });
 
@@ -163,7 +189,7 @@
     const entry = ahead.get(url);
     if (!entry || entry.text === null || entry.base !== pageUrl()) return false;
     ahead.clear();
-    applyLive(entry.text);
+    applyMove(entry.text);
     showUrl(url);
     inUse = el;
     setTimeout(afterUpdate, 0);

@@ -30,8 +30,9 @@ SAME_AS_FRESH_JS = """async () => {
   const html = await (await fetch(location.href)).text();
   const fresh = new DOMParser().parseFromString(html, 'text/html');
   const out = {};
-  for (const id of ['live', 'lang-switch', 'compare-link']) {
-    const a = norm(document.getElementById(id)), b = norm(fresh.getElementById(id));
+  // what app.js rewrites after a move is here too: the links that keep the state and the meter strip (in #live)
+  for (const id of ['#live', '#lang-switch', '#compare-link', '#present-link', 'link[rel=alternate]']) {
+    const a = norm(document.querySelector(id)), b = norm(fresh.querySelector(id));
     if (a !== b) {
       let k = 0;
       while (k < Math.min(a.length, b.length) && a[k] === b[k]) k++;

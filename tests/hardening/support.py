@@ -60,13 +60,14 @@ def assert_json(r: Reply) -> object:
 
 
 def page_state(doc: StrictHTML) -> dict[str, str]:
-    """The state a page (or partial) shows, read from the language switch link, whose href carries the
-    canonical query (the contract: it keeps the current parameters)."""
-    links = doc.find("a", hreflang=None)
-    assert links, "no language switch link"
-    hrefs = {e.attrs["href"] for e in links}
-    assert len(hrefs) == 1, f"language switch links disagree: {hrefs}"
-    return {k: v[-1] for k, v in parse_qs(urlsplit(hrefs.pop()).query, keep_blank_values=True).items()}
+    """The state a page (or partial) shows, as its canonical query: on a page the language switch link's href
+    (the contract: it keeps the current parameters) and the live marker's data-query, which must agree; a partial
+    carries only the marker (app.js rewrites the links from it)."""
+    queries = {urlsplit(e.attrs["href"]).query for e in doc.find("a", hreflang=None)}
+    queries |= {e.attrs["data-query"] for e in doc.find("i", id="live-marker", data_query=None)}
+    assert queries, "no language switch link and no live marker"
+    assert len(queries) == 1, f"the language switch and the live marker disagree: {queries}"
+    return {k: v[-1] for k, v in parse_qs(queries.pop(), keep_blank_values=True).items()}
 
 
 def notice_items(doc: StrictHTML) -> list:
@@ -82,15 +83,17 @@ def t(lang: str, key: str) -> str:
 
 _A_TAG = re.compile(r"<a\s[^>]*>")
 _HREF = re.compile(r'\shref="([^"]*)"')
+_MARKER_QUERY = re.compile(r'<i id="live-marker"[^>]*\sdata-query="([^"]*)"')
 _NOTICE_LIST = re.compile(r'class="notices"[^>]*>(.*?)</ul>', re.S)
 
 
 def quick_state(text: str) -> dict[str, str]:
-    """Like page_state(), by regex over the <a hreflang> tags."""
-    hrefs = {html.unescape(m.group(1)) for tag in _A_TAG.findall(text) if "hreflang=" in tag
-             for m in [_HREF.search(tag)] if m}
-    assert len(hrefs) == 1, hrefs
-    return {k: v[-1] for k, v in parse_qs(urlsplit(hrefs.pop()).query, keep_blank_values=True).items()}
+    """Like page_state(), by regex over the <a hreflang> tags and the live marker."""
+    queries = {urlsplit(html.unescape(m.group(1))).query for tag in _A_TAG.findall(text) if "hreflang=" in tag
+               for m in [_HREF.search(tag)] if m}
+    queries |= {html.unescape(q) for q in _MARKER_QUERY.findall(text)}
+    assert len(queries) == 1, queries
+    return {k: v[-1] for k, v in parse_qs(queries.pop(), keep_blank_values=True).items()}
 
 
 def quick_notice_count(text: str) -> int:

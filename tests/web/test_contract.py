@@ -182,7 +182,8 @@ def test_json_shape(api, state):
 
 BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
-ALWAYS_SENT = {"live-marker", "live-notices", "live-why", "meter-strip", "lang-switch", "compare-link"}
+# the links that carry the state and the meter strip are not sent: app.js derives them (tests/browser check it)
+ALWAYS_SENT = {"live-marker", "live-notices", "live-why"}
 BUDGET_BYTES = 15_000
 
 
@@ -222,9 +223,10 @@ def test_partial_after_one_notch_sends_only_changed_regions_within_budget(client
     # the meters it does send carry the new state's values
     for mid, v in _meter_values(r.text).items():
         assert v == api(AFTER)["meters"][mid]["value"]
-    # the language switch it sends keeps the new state
-    switch = [e for e in doc.having("hreflang") if e.tag == "a"]
-    assert len(switch) == 1 and query_of(switch[0].get("href")) == AFTER.query()
+    # the links that keep the state take it from the live marker's canonical query (app.js): no copy in the partial
+    assert not [e for e in doc.having("hreflang") if e.tag == "a"], "the language switch is derived, not sent"
+    marker = [e for e in doc.having("data-query") if e.get("id") == "live-marker"]
+    assert len(marker) == 1 and query_of("?" + marker[0].get("data-query")) == AFTER.query()
 
 
 @pytest.mark.parametrize("lang", LANGS)
