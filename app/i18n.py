@@ -64,27 +64,28 @@ def fmt_params_b(b: float) -> str:
     return f"{_sig(b, 3)}B"
 
 
+def _spec_formatters(lang: str) -> dict[str, object]:
+    """The format specs the catalogue text uses, one function each (value → str)."""
+    return {
+        "": lambda v: format(v, ""),
+        "n": lambda v: f"{round(v):,}",
+        "dur": lambda v: fmt_duration(float(v), lang),
+        "gb": lambda v: fmt_gb(float(v)),
+        "pct": lambda v: f"{v:.0f}%",
+        "b": lambda v: fmt_params_b(float(v)),
+        "g3": lambda v: _sig(float(v), 3),
+    }
+
+
 class _Formatter(string.Formatter):
+    """``str.format`` with the catalogue's own specs, for text the compiled form cannot take (see _compile)."""
+
     def __init__(self, lang: str) -> None:
-        self.lang = lang
+        self.specs = _spec_formatters(lang)
 
     def format_field(self, value, format_spec):  # noqa: ANN001 - string.Formatter's signature
-        if format_spec == "n":
-            return f"{round(value):,}"
-        if format_spec == "dur":
-            return fmt_duration(float(value), self.lang)
-        if format_spec == "gb":
-            return fmt_gb(float(value))
-        if format_spec == "pct":
-            return f"{value:.0f}%"
-        if format_spec == "b":
-            return fmt_params_b(float(value))
-        if format_spec == "g3":
-            return _sig(float(value), 3)
-        return super().format_field(value, format_spec)
-
-
-_FORMATTERS = {lang: _Formatter(lang) for lang in LANGS}
+        fn = self.specs.get(format_spec)
+        return fn(value) if fn is not None else super().format_field(value, format_spec)
 
 
 @cache
@@ -100,35 +101,42 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
-@cache
-def _fields(text: str) -> tuple[tuple[str, str | None, str], ...] | None:
-    """A catalogue template parsed once: (literal, field name, format spec) triples, as ``str.format`` parses them.
-    None when a field uses a conversion, an index/attribute or a nested spec (left to ``string.Formatter``)."""
+def _compile(text: str, specs: dict[str, object]) -> tuple[tuple[str, str | None, object], ...] | None:
+    """A catalogue template parsed once, as ``str.format`` parses it: (literal, field name, formatter) triples, the
+    formatter a function of the value.  None when a field uses a conversion, an index or attribute, or a nested
+    spec (left to ``string.Formatter``)."""
     out = []
     for literal, name, spec, conversion in string.Formatter().parse(text):
         if name is not None and (conversion or not name.isidentifier() or "{" in (spec or "")):
             return None
-        out.append((literal, name, spec or ""))
+        fn = specs.get(spec or "")
+        if name is not None and fn is None:
+            fn = (lambda s: lambda v: format(v, s))(spec)
+        out.append((literal, name, fn))
     return tuple(out)
 
 
 class Translator:
-    """``t(key, **args)`` for one language. Missing keys raise: a test renders every page in both languages."""
+    """``t(key, **args)`` for one language. Missing keys raise: a test renders every page in both languages.
+
+    >>> t = Translator("en")
+    >>> t("est.vs.dpo_step", seconds=4000) == t._formatter.vformat(t.messages["est.vs.dpo_step"], (), {"seconds": 4000})
+    True
+    """
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.messages = catalogue(lang)
-        self._formatter = _FORMATTERS[lang]
+        self._formatter = _Formatter(lang)
+        self._parts = {key: _compile(text, self._formatter.specs) for key, text in self.messages.items()}
 
     def __call__(self, key: str, **args) -> str:
-        text = self.messages[key]
-        if args:
-            parts = _fields(text)
-            if parts is None:
-                return self._formatter.vformat(text, (), args)
-            field = self._formatter.format_field
-            text = "".join([lit if name is None else lit + field(args[name], spec) for lit, name, spec in parts])
-        return text
+        if not args:
+            return self.messages[key]
+        parts = self._parts[key]
+        if parts is None:
+            return self._formatter.vformat(self.messages[key], (), args)
+        return "".join([lit if name is None else lit + fn(args[name]) for lit, name, fn in parts])
 
     def markup(self, key: str, **args) -> Markup:
         """Catalogue text may carry simple markup (<b>, <code>, <em>); arguments are escaped."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import asdict, replace
 from functools import cache, lru_cache
 from pathlib import Path
-from types import MethodType
+from types import FunctionType, MethodType
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
@@ -33,11 +34,18 @@ from app.model.stages import NODE_IDS, STAGE_IDS
 
 class _Context(Context):
     """Jinja's context, with a direct call for the callables the templates call most (``t(…)``, ``t.markup(…)``,
-    macros and ``caller()``): none takes Jinja's context, so the checks ``Context.call`` makes on every call
-    (three ``hasattr`` for ``pass_context`` and friends) can be skipped for them."""
+    macros, ``caller()``, plain functions such as ``cached``): none takes Jinja's context, so the checks
+    ``Context.call`` makes on every call (three ``hasattr`` for ``pass_context`` and friends) can be skipped."""
+
+    def __init__(self, environment, parent, name, blocks, globals=None):  # noqa: ANN001, A002 - Jinja's signature
+        # Jinja copies the template's globals' names into every context it makes (each include, each render) only
+        # for `{% import %}` / `{% from %}` to see globals passed at render time; these templates import nothing
+        super().__init__(environment, parent, name, blocks, None)
 
     def call(__self, __obj, *args, **kwargs):  # noqa: ANN001, ANN204, N805 - Jinja's signature
-        if type(__obj) in _DIRECT or (type(__obj) is MethodType and type(__obj.__self__) is Translator):
+        kind = type(__obj)
+        if kind in _DIRECT or (kind is MethodType and type(__obj.__self__) is Translator) or (
+                kind is FunctionType and not hasattr(__obj, "jinja_pass_arg")):
             kwargs.pop("_loop_vars", None)  # what Jinja adds for pass_context callables inside loops and blocks
             kwargs.pop("_block_vars", None)
             return __obj(*args, **kwargs)
@@ -281,11 +289,10 @@ def base_context(lang: str, page: str) -> dict:
 
 
 def current_preset(inputs: WorkloadInputs) -> str | None:
-    base = inputs.model_copy(update={"step": None})
-    for p in PRESETS:
-        if p.inputs == base:
-            return p.id
-    return None
+    return _PRESET_OF.get(inputs if inputs.step is None else inputs.model_copy(update={"step": None}))
+
+
+_PRESET_OF = {p.inputs: p.id for p in reversed(PRESETS)}  # inputs → preset id (the first preset wins a tie)
 
 
 ESTIMATE_BLOCKS = frozenset({"head", "step", "mem", "cap", "vs"})
@@ -354,8 +361,19 @@ def lab_context(lang: str, result: Result, notices, previous, present: bool = Fa
 
 @lru_cache(maxsize=1024)  # a partial's state is usually the one just fetched ahead or moved from
 def canonical_query(inputs: WorkloadInputs) -> str:
-    """The state's query string in the contract's order (every parameter; ``step`` when set)."""
-    return urlencode(inputs.query())
+    """The state's query string in the contract's order (every parameter; ``step`` when set): what urlencode()
+    gives, joined directly when no value needs quoting (numbers and choice ids never do).
+
+    >>> canonical_query(WorkloadInputs(kl=1e-3, method="dpo")) == urlencode(WorkloadInputs(kl=1e-3, method="dpo").query())
+    True
+    """
+    query = inputs.query()
+    if all(map(_URL_SAFE.match, query.values())):
+        return "&".join([f"{k}={v}" for k, v in query.items()])
+    return urlencode(query)
+
+
+_URL_SAFE = re.compile(r"[A-Za-z0-9_.~-]*\Z")  # what urlencode's quote_plus leaves as it is (the names all are)
 
 
 @cache

@@ -107,11 +107,10 @@ class WorkloadInputs(BaseModel):
 
     def query(self, **changes: object) -> dict[str, str]:
         """The canonical query parameters (every contract parameter, ``step`` only when set)."""
-        data = self.model_dump()
-        data.update(changes)
-        out = {name: fmt_param(data[name]) for name in PARAM_NAMES}
-        if data.get("step") is not None:
-            out["step"] = str(data["step"])
+        out = {name: fmt_param(changes[name] if name in changes else getattr(self, name)) for name in PARAM_NAMES}
+        step = changes.get("step", self.step)
+        if step is not None:
+            out["step"] = str(step)
         return out
 
 
