@@ -55,7 +55,7 @@ class PartialCacheMiddleware:
     def __init__(self, app, max_bytes: int | None = None) -> None:  # noqa: ANN001 - any ASGI app
         self.app = app
         self.max_bytes = _budget_bytes() if max_bytes is None else max_bytes
-        self.entries: OrderedDict[tuple, tuple[list, bytes, bytes]] = OrderedDict()  # key -> headers, body, etag
+        self.entries: OrderedDict[tuple, tuple[tuple, bytes, bytes]] = OrderedDict()  # key -> headers, body, etag
         self.size = 0
         self.hits = self.misses = 0
 
@@ -96,7 +96,8 @@ class PartialCacheMiddleware:
     def _store(self, key: tuple, start: dict, chunks: list[bytes]) -> None:
         if start.get("status") != 200 or key[0] == "HEAD" or key in self.entries:
             return
-        headers = list(start.get("headers", []))
+        # tuples of bytes only: the collector stops tracking the entry (a list would be walked by each collection)
+        headers = tuple((name, value) for name, value in start.get("headers", ()))
         if any(name == b"set-cookie" for name, _ in headers):
             return
         body = b"".join(chunks)

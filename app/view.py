@@ -9,7 +9,8 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, replace
+from collections import OrderedDict, deque
+from dataclasses import asdict, fields, is_dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from types import FunctionType, MethodType
@@ -61,6 +62,7 @@ env.context_class = _Context
 env.trim_blocks = True
 env.lstrip_blocks = True
 env.auto_reload = False  # templates ship with the app: no stat() of each template file on every render
+env.cache = {}  # every template kept, in a plain dict: no LRU lock and reordering on each include (cache_size=-1)
 env.add_extension(CollapseWhitespace)  # indentation out of the markup, once, at compile time (app/htmlspace.py)
 
 
@@ -82,21 +84,30 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
 # rendered only the first time.  Bounded (oldest out first); tests/web/test_fragments.py renders every page
 # and partial with and without it and compares.
 FRAGMENTS_MAX = 20_000
-_fragments: dict[tuple, Markup] = {}
+_fragments: OrderedDict[tuple, Markup] = OrderedDict()  # popitem(last=False): O(1), unlike del d[next(iter(d))]
 fragment_stats = {"hits": 0, "misses": 0, "enabled": os.environ.get("RLHF_LAB_FRAGMENTS", "1") != "0"}  # 0: off (A/B)
 _PLAIN = (str, int, float, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _key_part(x: object) -> object:
-    """A fragment key's part as itself when hashable (plain values, the frozen inputs model, frozen dataclasses:
-    equal means the same fragment), else its repr (dataclasses holding a dict of arguments)."""
+    """A fragment key's part as plain values only: the inputs as their canonical query, a frozen dataclass of plain
+    fields as its class name and fields, a tuple of plain values as it is; anything else (a dataclass holding a
+    dict of arguments) as its repr.  Plain keys keep no result alive, and the collector stops tracking them."""
     if isinstance(x, _PLAIN):
         return x
-    try:
-        hash(x)
-    except TypeError:
-        return repr(x)
-    return x
+    if isinstance(x, WorkloadInputs):
+        return canonical_query(x)
+    if type(x) is tuple:
+        return x if all(isinstance(v, _PLAIN) for v in x) else repr(x)
+    names = _FIELD_NAMES.get(type(x))
+    if names is None:
+        names = _FIELD_NAMES[type(x)] = tuple(f.name for f in fields(x)) if is_dataclass(x) else ()
+    if names:
+        values = tuple([getattr(x, n) for n in names])
+        if all(isinstance(v, _PLAIN) for v in values):
+            return (type(x).__name__, *values)
+    return repr(x)
 
 
 def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
@@ -110,7 +121,7 @@ def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call bloc
     fragment_stats["misses"] += 1
     html = caller()
     if len(_fragments) >= FRAGMENTS_MAX:
-        del _fragments[next(iter(_fragments))]
+        _fragments.popitem(last=False)
     _fragments[k] = html
     return html
 
@@ -544,7 +555,20 @@ def timeline(r: Result) -> list[dict]:
 
 
 def memory_bars(r: Result) -> dict:
-    """Per-GPU memory of each GPU group, split by model, against the card's capacity."""
+    """Per-GPU memory of each GPU group, split by model, against the card's capacity.  A partial asks twice for
+    its state (which regions changed, then the block itself): the last few are kept, by the result's identity."""
+    for kept, bars in _recent_bars:
+        if kept is r:
+            return bars
+    bars = _memory_bars(r)
+    _recent_bars.appendleft((r, bars))
+    return bars
+
+
+_recent_bars: deque[tuple[Result, dict]] = deque(maxlen=4)
+
+
+def _memory_bars(r: Result) -> dict:
     i, m = r.inputs, r.memory
     mm = m.models
     gpu_gb = m.gpu_memory_gb
@@ -597,3 +621,7 @@ env.globals["meter_bands"] = {  # a <meter>'s low and high, as its attributes pr
 }
 env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES, vs_shows=_vs_shows)
 env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
+
+# Every template compiled now, at start-up, not by the first request that needs it
+for _name in env.list_templates(extensions=["html"]):
+    env.get_template(_name)
