@@ -9,7 +9,7 @@ import hashlib
 import json
 import os
 import re
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import asdict, fields, is_dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -556,16 +556,20 @@ def timeline(r: Result) -> list[dict]:
 
 def memory_bars(r: Result) -> dict:
     """Per-GPU memory of each GPU group, split by model, against the card's capacity.  A partial asks twice for
-    its state (which regions changed, then the block itself): the last few are kept, by the result's identity."""
-    for kept, bars in _recent_bars:
-        if kept is r:
-            return bars
+    its state (which regions changed, then the block itself), and the next move asks again for it as the previous
+    state: the last results' bars are kept, by the result's identity (the result itself is kept with them, so its
+    id cannot be reused while the entry lives)."""
+    kept = _recent_bars.get(id(r))
+    if kept is not None and kept[0] is r:
+        return kept[1]
     bars = _memory_bars(r)
-    _recent_bars.appendleft((r, bars))
+    _recent_bars[id(r)] = (r, bars)
+    if len(_recent_bars) > 256:  # more than one move per client of a 32-client benchmark, well under _state's memo
+        _recent_bars.popitem(last=False)
     return bars
 
 
-_recent_bars: deque[tuple[Result, dict]] = deque(maxlen=4)
+_recent_bars: OrderedDict[int, tuple[Result, dict]] = OrderedDict()
 
 
 def _memory_bars(r: Result) -> dict:
