@@ -30,6 +30,8 @@ app = FastAPI(
     title="RLHF Pipeline Lab",
     summary="Workload model of an RLHF post-training pipeline: stage, meters, decisions and physical estimates.",
     version="0.1.0",
+    # no OpenTelemetry here: off outright, so no request looks up the global providers to find that out
+    telemetry={"tracing": False, "metrics": False, "logs": False},
 )
 GZIP_MIN_BYTES = 800
 app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=6)
