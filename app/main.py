@@ -13,9 +13,9 @@ from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 
 from app import view
+from app.compression import GZip
 from app.i18n import DEFAULT_LANG, LANGS
 from app.model import Result, WorkloadInputs, evaluate, normalise
 from app.partial_cache import PartialCacheMiddleware
@@ -34,7 +34,7 @@ app = FastAPI(
     telemetry={"tracing": False, "metrics": False, "logs": False},
 )
 GZIP_MIN_BYTES = 800
-app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=6)
+app.add_middleware(GZip, minimum_size=GZIP_MIN_BYTES)  # ISA-L's gzip (app/compression.py)
 app.add_middleware(PartialCacheMiddleware)  # between the two: stores what gzip sent, gets the security headers
 app.add_middleware(SecurityHeadersMiddleware)
 app.mount("/static", StaticFiles(directory=STATIC), name="static")
