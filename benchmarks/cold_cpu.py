@@ -34,6 +34,8 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=3000, help="measured requests (a multiple of 1,000)")
     ap.add_argument("--lang", choices=("en", "zh"), default="en")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--run-only", type=int, metavar="N",
+                    help="send the warm-up and N more requests, untimed, and exit (benchmarks/cold_instructions.sh)")
     args = ap.parse_args()
 
     from app import view
@@ -41,7 +43,7 @@ def main() -> int:
 
     pattern = make_pattern("unique", "http://127.0.0.1:8000", args.lang, seed=args.seed)
     clients = [pattern.client(k) for k in range(32)]
-    requests = [next(clients[i % 32]) for i in range(WARM + args.moves)]
+    requests = [next(clients[i % 32]) for i in range(WARM + (args.moves if args.run_only is None else args.run_only))]
 
     async def call(req) -> None:  # noqa: ANN001 - loadgen.Req
         path, query = req.path.split("?", 1)
@@ -82,6 +84,13 @@ def main() -> int:
         gc.callbacks.remove(on_gc)
         return chunks
 
+    if args.run_only is not None:
+        async def run_all() -> None:
+            for req in requests:
+                await call(req)
+
+        asyncio.run(run_all())
+        return 0
     chunks = asyncio.run(run())
     print(f"never-seen partials, {args.lang}: CPU µs per request, min {min(chunks):.0f}; "
           f"chunks of {CHUNK}: {[round(c) for c in chunks]}")
