@@ -106,28 +106,42 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
 FRAGMENTS_MAX = 20_000
 _fragments: OrderedDict[tuple, Markup] = OrderedDict()  # popitem(last=False): O(1), unlike del d[next(iter(d))]
 fragment_stats = {"hits": 0, "misses": 0, "enabled": os.environ.get("RLHF_LAB_FRAGMENTS", "1") != "0"}  # 0: off (A/B)
-_PLAIN = (str, int, float, bool, type(None))
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _key_part(x: object) -> object:
-    """A fragment key's part as plain values only: the inputs as their canonical query, a frozen dataclass of plain
-    fields as its class name and fields, a tuple of plain values as it is; anything else (a dataclass holding a
-    dict of arguments) as its repr.  Plain keys keep no result alive, and the collector stops tracking them."""
-    if isinstance(x, _PLAIN):
+    """A fragment key's part as plain values only: the inputs as their canonical query; a frozen dataclass as one
+    flat tuple of its class name and fields, a dict field (a catalogue text's arguments) as its length and then its
+    keys and values; a tuple of plain values as it is, a tuple of dataclasses (the reasons) part by part; anything
+    else as its repr.  Plain keys keep no result alive, and the collector stops tracking them; flat, they are one
+    container each, not one per item (each new container brings the collector's next run closer).  Equal keys
+    mean equal values, so an equal key always stands for the same HTML; two equal dicts whose items came in
+    another order only miss the cache."""
+    kind = type(x)
+    if kind in _PLAIN:
         return x
-    if isinstance(x, WorkloadInputs):
+    if kind is WorkloadInputs:
         return canonical_query(x)
-    if type(x) is tuple:
-        return x if all(isinstance(v, _PLAIN) for v in x) else repr(x)
-    names = _FIELD_NAMES.get(type(x))
+    if kind is tuple:
+        return x if _PLAIN.issuperset(map(type, x)) else tuple(map(_key_part, x))
+    names = _FIELD_NAMES.get(kind)
     if names is None:
-        names = _FIELD_NAMES[type(x)] = tuple(f.name for f in fields(x)) if is_dataclass(x) else ()
-    if names:
-        values = tuple([getattr(x, n) for n in names])
-        if all(isinstance(v, _PLAIN) for v in values):
-            return (type(x).__name__, *values)
-    return repr(x)
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(x)) if is_dataclass(x) else ()
+    if not names:
+        return repr(x)
+    out: list = [kind.__name__]
+    for n in names:
+        v = getattr(x, n)
+        if type(v) in _PLAIN:
+            out.append(v)
+        elif type(v) is dict and _PLAIN.issuperset(map(type, v.values())):
+            out.append(len(v))
+            for item in v.items():
+                out += item
+        else:
+            out.append(_key_part(v))
+    return tuple(out)
 
 
 def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
