@@ -292,7 +292,8 @@ def diff(previous: tuple[WorkloadInputs, Result] | None, result: Result) -> dict
     if previous is None:
         return None
     prev_inputs, prev = previous
-    before, after = prev_inputs.model_dump(), result.inputs.model_dump()
+    before = {p: getattr(prev_inputs, p) for p in PARAM_NAMES}
+    after = {p: getattr(result.inputs, p) for p in PARAM_NAMES}
     changed = [p for p in PARAM_NAMES if before[p] != after[p]]
     alone: dict[str, Result] = {}
     if len(changed) > 1:

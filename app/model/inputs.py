@@ -214,8 +214,11 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
     if values.get("placement", DEFAULTS.placement) == "separate" and values.get("gpus", DEFAULTS.gpus) < SEPARATE_MIN_GPUS:
         notices.append(Notice("placement", "separate_needs_gpus", "separate", "colocated"))
         values["placement"] = "colocated"
-    inputs = WorkloadInputs.model_construct(**{**DEFAULTS.model_dump(), **values})
+    inputs = WorkloadInputs.model_construct(**{**_DEFAULT_VALUES, **values})
     return inputs, tuple(notices)
+
+
+_DEFAULT_VALUES = DEFAULTS.model_dump()  # what normalise() starts from (dumped once, not per call)
 
 
 def effective(inputs: WorkloadInputs) -> WorkloadInputs:
