@@ -6,6 +6,7 @@ Geometry, catalogues and static tables are built once at import; a request only 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -17,7 +18,8 @@ from types import FunctionType, MethodType
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, nodes, select_autoescape
+from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 from starlette.requests import Request
@@ -57,11 +59,43 @@ class _Context(Context):
 _DIRECT = frozenset({Translator, Macro})
 
 
+# The callables the templates call by name, all plain (none takes Jinja's context): the translator and its
+# methods, the fragment cache, the view helpers, the shared macro and a call block's `caller`
+DIRECT_CALLS = frozenset({"t", "targs", "cached", "timeline", "memory_bars", "vs_shows", "sec_head", "caller"})
+_DIRECT_T_METHODS = frozenset({"markup", "fmt", "has"})
+
+
+class _CodeGenerator(CodeGenerator):
+    """Jinja's code generator, writing ``t(…)``, ``t.markup(…)``, ``cached(…)`` and the other DIRECT_CALLS as plain
+    Python calls.  Jinja writes every call as ``context.call(f, …)``, which looks for ``pass_context`` and friends on
+    ``f`` each time (about 60 calls in a partial); these callables take no context, so the call is the same.  Any
+    other call (``range``, ``self.block()``) still goes through ``context.call``."""
+
+    def visit_Call(self, node: nodes.Call, frame, forward_caller: bool = False) -> None:  # noqa: ANN001
+        callee = node.node
+        direct = (isinstance(callee, nodes.Name) and callee.name in DIRECT_CALLS) or (
+            isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "t"
+            and callee.attr in _DIRECT_T_METHODS)
+        if not direct or self.environment.is_async:
+            super().visit_Call(node, frame, forward_caller=forward_caller)
+            return
+        self.visit(callee, frame)
+        self.write("(")
+        # Jinja's signature() writes ", " before each argument (after context.call's first one): write it aside
+        stream, self.stream = self.stream, io.StringIO()
+        self.signature(node, frame, {"caller": "caller"} if forward_caller else None)
+        args, self.stream = self.stream.getvalue(), stream
+        self.write(args.removeprefix(", "))
+        self.write(")")
+
+
 class _Environment(Environment):
-    """Jinja's environment, with ``x.name`` on a plain dict (the contexts' ``walk.focus``, ``mv.delta``, ``seg.gb``)
+    """Jinja's environment, compiling with _CodeGenerator, and with ``x.name`` on a plain dict (the contexts' ``walk.focus``, ``mv.delta``, ``seg.gb``)
     read as the item straight away.  Jinja tries the attribute first and falls back to the item; on a dict that
     costs a raised and caught AttributeError, about 70 per partial.  Only names that are not attributes of dict
     (``items``, ``get`` …) go this way, so every template reads exactly what Jinja's own lookup would give."""
+
+    code_generator_class = _CodeGenerator
 
     def getattr(self, obj, attribute):  # noqa: ANN001, ANN201 - Jinja's signature
         if type(obj) is dict and attribute not in _DICT_ATTRS:
