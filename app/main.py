@@ -221,3 +221,8 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
 # Everything made at start-up (compiled templates, catalogues, geometry, the app) lives as long as the process: moved
 # out of the collector's generations, so its full collections no longer walk it (gc.freeze; docs/performance.md)
 gc.freeze()
+# A request's containers are freed by reference counting: no route leaves a cycle (tests/web/test_no_cycles.py), so
+# the cyclic collector only ever finds the caches' survivors, and walks each of them again in every older-generation
+# run.  Every 5,000 new containers instead of 700: on never-seen partials its time per 3,000 requests went from
+# ≈ 200 to ≈ 100 ms, with no full collection left (benchmarks/cold_cpu.py prints both).
+gc.set_threshold(5_000)
