@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -14,18 +15,18 @@ from collections import OrderedDict
 from dataclasses import asdict, fields, is_dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
-from types import FunctionType, MethodType
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, nodes, select_autoescape
 from jinja2.compiler import CodeGenerator
-from jinja2.runtime import Context, Macro
+from jinja2.ext import Extension
+from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.requests import Request
 
 from app.htmlspace import CollapseWhitespace
-from app.i18n import LANGS, Translator, translator
+from app.i18n import LANGS, translator
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS
@@ -37,36 +38,23 @@ from app.model.stages import NODE_IDS, STAGE_IDS
 
 
 class _Context(Context):
-    """Jinja's context, with a direct call for the callables the templates call most (``t(…)``, ``t.markup(…)``,
-    macros, ``caller()``, plain functions such as ``cached``): none takes Jinja's context, so the checks
-    ``Context.call`` makes on every call (three ``hasattr`` for ``pass_context`` and friends) can be skipped."""
+    """Jinja's context, without the copy of the template's globals' names that Jinja makes in every context (each
+    include, each render) only for ``{% import %}`` / ``{% from %}`` to see globals passed at render time: these
+    templates import nothing (shared macros are globals, below)."""
 
     def __init__(self, environment, parent, name, blocks, globals=None):  # noqa: ANN001, A002 - Jinja's signature
-        # Jinja copies the template's globals' names into every context it makes (each include, each render) only
-        # for `{% import %}` / `{% from %}` to see globals passed at render time; these templates import nothing
         super().__init__(environment, parent, name, blocks, None)
-
-    def call(__self, __obj, *args, **kwargs):  # noqa: ANN001, ANN204, N805 - Jinja's signature
-        kind = type(__obj)
-        if kind in _DIRECT or (kind is MethodType and type(__obj.__self__) is Translator) or (
-                kind is FunctionType and not hasattr(__obj, "jinja_pass_arg")):
-            kwargs.pop("_loop_vars", None)  # what Jinja adds for pass_context callables inside loops and blocks
-            kwargs.pop("_block_vars", None)
-            return __obj(*args, **kwargs)
-        return super().call(__obj, *args, **kwargs)
-
-
-_DIRECT = frozenset({Translator, Macro})
 
 
 # The callables the templates call by name, all plain (none takes Jinja's context): the translator and its
-# methods, the fragment cache, the view helpers, the shared macro and a call block's `caller`
-DIRECT_CALLS = frozenset({"t", "targs", "cached", "timeline", "memory_bars", "vs_shows", "sec_head", "caller"})
+# methods, the fragment cache ({% cached %}, below), the view helpers and the shared macro
+DIRECT_CALLS = frozenset({"t", "targs", "fragment_key", "fragment_get", "fragment_put", "timeline", "memory_bars",
+                          "vs_shows", "sec_head"})
 _DIRECT_T_METHODS = frozenset({"markup", "fmt", "has"})
 
 
 class _CodeGenerator(CodeGenerator):
-    """Jinja's code generator, writing ``t(…)``, ``t.markup(…)``, ``cached(…)`` and the other DIRECT_CALLS as plain
+    """Jinja's code generator, writing ``t(…)``, ``t.markup(…)`` and the other DIRECT_CALLS as plain
     Python calls.  Jinja writes every call as ``context.call(f, …)``, which looks for ``pass_context`` and friends on
     ``f`` each time (about 60 calls in a partial); these callables take no context, so the call is the same.  Any
     other call (``range``, ``self.block()``) still goes through ``context.call``."""
@@ -133,7 +121,7 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
 
 # --- rendered fragments, reused --------------------------------------------------------------------------------
 # A live region's HTML is a pure function of what it shows: a meter card of its meter, a diagram node of its
-# state, an estimates block of the workload.  Templates wrap such a region in ``{% call cached(key...) %}``
+# state, an estimates block of the workload.  Templates wrap such a region in ``{% cached key… %}``
 # with everything it depends on as the key (always the language and whether it is a partial); the body is
 # rendered only the first time.  Bounded (oldest out first); tests/web/test_fragments.py renders every page
 # and partial with and without it and compares.
@@ -178,23 +166,64 @@ def _key_part(x: object) -> object:
     return tuple(out)
 
 
-def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
-    if not fragment_stats["enabled"]:
-        return caller()
-    k = tuple(map(_key_part, key))
-    html = _fragments.get(k)
+def fragment_key(*parts) -> tuple:  # noqa: ANN002
+    return tuple(map(_key_part, parts))
+
+
+def fragment_get(key: tuple) -> Markup | None:
+    """The fragment rendered before under this key, or None (always None while reuse is off)."""
+    html = _fragments.get(key) if fragment_stats["enabled"] else None
     if html is not None:
         fragment_stats["hits"] += 1
-        return html
-    fragment_stats["misses"] += 1
-    html = caller()
-    if len(_fragments) >= FRAGMENTS_MAX:
-        _fragments.popitem(last=False)
-    _fragments[k] = html
     return html
 
 
-env.globals["cached"] = cached
+def fragment_put(key: tuple, html: Markup) -> Markup:
+    if fragment_stats["enabled"]:
+        fragment_stats["misses"] += 1
+        if len(_fragments) >= FRAGMENTS_MAX:
+            _fragments.popitem(last=False)
+        _fragments[key] = html
+    return html
+
+
+class FragmentCache(Extension):
+    """``{% cached part, part… %}body{% endcached %}``: the body's HTML, rendered once per key.  Compiled inline, as
+
+        {% set k = fragment_key(part, part…) %}{% set html = fragment_get(k) %}
+        {% if html is none %}{% set html %}body{% endset %}{% set html = fragment_put(k, html) %}{% endif %}{{ html }}
+
+    — a ``{% call %}`` block would make a macro object for the body on every render, hit or miss."""
+
+    tags = frozenset({"cached"})
+
+    def parse(self, parser):  # noqa: ANN001, ANN201 - Jinja's signature
+        lineno = next(parser.stream).lineno
+        parts = [parser.parse_expression()]
+        while parser.stream.skip_if("comma"):
+            parts.append(parser.parse_expression())
+        body = parser.parse_statements(("name:endcached",), drop_needle=True)
+        n = next(_fragment_ids)  # names of their own, so that nothing the body sets can clash
+        key, html = f"_fragment_key_{n}", f"_fragment_{n}"
+
+        def call(name: str, *args: nodes.Expr) -> nodes.Call:
+            return nodes.Call(nodes.Name(name, "load"), list(args), [], None, None)
+
+        return [node.set_lineno(lineno) for node in (
+            nodes.Assign(nodes.Name(key, "store"), call("fragment_key", *parts)),
+            nodes.Assign(nodes.Name(html, "store"), call("fragment_get", nodes.Name(key, "load"))),
+            nodes.If(nodes.Test(nodes.Name(html, "load"), "none", [], [], None, None), [
+                nodes.AssignBlock(nodes.Name(html, "store"), None, body),
+                nodes.Assign(nodes.Name(html, "store"),
+                             call("fragment_put", nodes.Name(key, "load"), nodes.Name(html, "load"))),
+            ], [], []),
+            nodes.Output([nodes.Name(html, "load")]),
+        )]
+
+
+_fragment_ids = itertools.count()
+env.add_extension(FragmentCache)
+env.globals.update(fragment_key=fragment_key, fragment_get=fragment_get, fragment_put=fragment_put)
 # Shared macros as globals, built once: a `{% from "_macros.html" import … %}` in a template runs on every render
 # and each costs a set difference over the context's globals (Jinja's Template._get_default_module)
 env.globals["sec_head"] = env.get_template("_macros.html").module.sec_head
