@@ -91,7 +91,14 @@ class _Environment(Environment):
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
+        try:  # the rest is Jinja's own Environment.getattr, written out: no second call on each lookup
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 _DICT_ATTRS = frozenset(dir(dict))
