@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import itertools
 import json
 import os
 import re
@@ -20,7 +19,6 @@ from urllib.parse import urlencode
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, nodes, select_autoescape
 from jinja2.compiler import CodeGenerator
-from jinja2.ext import Extension
 from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.requests import Request
@@ -47,9 +45,8 @@ class _Context(Context):
 
 
 # The callables the templates call by name, all plain (none takes Jinja's context): the translator and its
-# methods, the fragment cache ({% cached %}, below), the view helpers and the shared macro
-DIRECT_CALLS = frozenset({"t", "targs", "fragment_key", "fragment_get", "fragment_put", "timeline", "memory_bars",
-                          "vs_shows", "sec_head"})
+# methods, the fragment cache (a `{% call cached(…) %}` block's own call), the view helpers and the shared macro
+DIRECT_CALLS = frozenset({"t", "targs", "cached", "timeline", "memory_bars", "vs_shows", "sec_head"})
 _DIRECT_T_METHODS = frozenset({"markup", "fmt", "has"})
 
 
@@ -128,7 +125,7 @@ env.globals.update(assets=ASSETS, langs=LANGS, meter_ids=METER_IDS, decision_ids
 
 # --- rendered fragments, reused --------------------------------------------------------------------------------
 # A live region's HTML is a pure function of what it shows: a meter card of its meter, a diagram node of its
-# state, an estimates block of the workload.  Templates wrap such a region in ``{% cached key… %}``
+# state, an estimates block of the workload.  Templates wrap such a region in ``{% call cached(key…) %}``
 # with everything it depends on as the key (always the language and whether it is a partial); the body is
 # rendered only the first time.  Bounded (oldest out first); tests/web/test_fragments.py renders every page
 # and partial with and without it and compares.
@@ -173,64 +170,23 @@ def _key_part(x: object) -> object:
     return tuple(out)
 
 
-def fragment_key(*parts) -> tuple:  # noqa: ANN002
-    return tuple(map(_key_part, parts))
-
-
-def fragment_get(key: tuple) -> Markup | None:
-    """The fragment rendered before under this key, or None (always None while reuse is off)."""
-    html = _fragments.get(key) if fragment_stats["enabled"] else None
+def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
+    if not fragment_stats["enabled"]:
+        return caller()
+    k = tuple(map(_key_part, key))
+    html = _fragments.get(k)
     if html is not None:
         fragment_stats["hits"] += 1
+        return html
+    fragment_stats["misses"] += 1
+    html = caller()
+    if len(_fragments) >= FRAGMENTS_MAX:
+        _fragments.popitem(last=False)
+    _fragments[k] = html
     return html
 
 
-def fragment_put(key: tuple, html: Markup) -> Markup:
-    if fragment_stats["enabled"]:
-        fragment_stats["misses"] += 1
-        if len(_fragments) >= FRAGMENTS_MAX:
-            _fragments.popitem(last=False)
-        _fragments[key] = html
-    return html
-
-
-class FragmentCache(Extension):
-    """``{% cached part, part… %}body{% endcached %}``: the body's HTML, rendered once per key.  Compiled inline, as
-
-        {% set k = fragment_key(part, part…) %}{% set html = fragment_get(k) %}
-        {% if html is none %}{% set html %}body{% endset %}{% set html = fragment_put(k, html) %}{% endif %}{{ html }}
-
-    — a ``{% call %}`` block would make a macro object for the body on every render, hit or miss."""
-
-    tags = frozenset({"cached"})
-
-    def parse(self, parser):  # noqa: ANN001, ANN201 - Jinja's signature
-        lineno = next(parser.stream).lineno
-        parts = [parser.parse_expression()]
-        while parser.stream.skip_if("comma"):
-            parts.append(parser.parse_expression())
-        body = parser.parse_statements(("name:endcached",), drop_needle=True)
-        n = next(_fragment_ids)  # names of their own, so that nothing the body sets can clash
-        key, html = f"_fragment_key_{n}", f"_fragment_{n}"
-
-        def call(name: str, *args: nodes.Expr) -> nodes.Call:
-            return nodes.Call(nodes.Name(name, "load"), list(args), [], None, None)
-
-        return [node.set_lineno(lineno) for node in (
-            nodes.Assign(nodes.Name(key, "store"), call("fragment_key", *parts)),
-            nodes.Assign(nodes.Name(html, "store"), call("fragment_get", nodes.Name(key, "load"))),
-            nodes.If(nodes.Test(nodes.Name(html, "load"), "none", [], [], None, None), [
-                nodes.AssignBlock(nodes.Name(html, "store"), None, body),
-                nodes.Assign(nodes.Name(html, "store"),
-                             call("fragment_put", nodes.Name(key, "load"), nodes.Name(html, "load"))),
-            ], [], []),
-            nodes.Output([nodes.Name(html, "load")]),
-        )]
-
-
-_fragment_ids = itertools.count()
-env.add_extension(FragmentCache)
-env.globals.update(fragment_key=fragment_key, fragment_get=fragment_get, fragment_put=fragment_put)
+env.globals["cached"] = cached
 # Shared macros as globals, built once: a `{% from "_macros.html" import … %}` in a template runs on every render
 # and each costs a set difference over the context's globals (Jinja's Template._get_default_module)
 env.globals["sec_head"] = env.get_template("_macros.html").module.sec_head

@@ -1,4 +1,4 @@
-"""Rendered fragments reused (`{% cached %}`, app/view.py FragmentCache): every page and partial is byte for byte what it is without the reuse.
+"""Rendered fragments reused (view.cached): every page and partial is byte for byte what it is without the reuse.
 A key that forgot something a region depends on shows up here as a difference."""
 
 from __future__ import annotations
