@@ -95,14 +95,18 @@ def _parse_query(query: str) -> dict[str, list[str]]:
 def _cacheable(request: Request, response: Response, max_age: int) -> Response:
     """ETag + Cache-Control for GETs whose answer depends only on the URL (and the headers named in Vary)."""
     etag = '"' + hashlib.blake2b(response.body, digest_size=12).hexdigest() + '"'
-    response.headers["ETag"] = etag
-    response.headers["Cache-Control"] = f"public, max-age={max_age}"
+    # appended to the raw list: the response is new, neither header is set yet (MutableHeaders would search it)
+    cache_control = _CACHE_CONTROL.get(max_age) or f"public, max-age={max_age}".encode()
+    response.raw_headers += ((b"etag", etag.encode()), (b"cache-control", cache_control))
     if request.headers.get("if-none-match") == etag:
         headers = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "cache-control", "vary")}
         if len(response.body) >= GZIP_MIN_BYTES:  # the 200 varies on Accept-Encoding (gzip adds it): so does its 304
             headers["vary"] = ", ".join(filter(None, (headers.pop("vary", ""), "Accept-Encoding")))
         return Response(status_code=304, headers=headers)
     return response
+
+
+_CACHE_CONTROL = {age: f"public, max-age={age}".encode() for age in (300, 3600, 86400)}
 
 
 def _pick_lang(request: Request) -> str:
@@ -179,16 +183,17 @@ async def lab(request: Request) -> Response:
     # presentation mode; parse_qs again only when the query could name it (a percent-encoded key included)
     present = ("present" in query or "%" in query) and parse_qs(query).get("present", [""])[-1] == "1"
     ctx = view.lab_context(lang, result, notices, previous, present=present, partial=partial)
-    response = view.render(request, "_live.html" if partial else "lab.html", ctx)
     # The answer depends on the URL, on whether htmx asked for the live regions, and on the previous state.
-    response.headers["Vary"] = "HX-Request, HX-Boosted, HX-History-Restore-Request, HX-Current-URL" + (
-        "" if partial else ", Referer")
+    response = HTMLResponse(view.render_html("_live.html" if partial else "lab.html", ctx),
+                            headers=_VARY_PARTIAL if partial else _VARY_PAGE)
     if not partial and request.cookies.get("lang") != lang:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
     return _cacheable(request, response, 300)
 
 
+_VARY_PARTIAL = {"Vary": "HX-Request, HX-Boosted, HX-History-Restore-Request, HX-Current-URL"}
+_VARY_PAGE = {"Vary": _VARY_PARTIAL["Vary"] + ", Referer"}
 app.add_route("/{lang}/", lab, methods=["GET", "HEAD"], include_in_schema=False)
 
 

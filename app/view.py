@@ -196,6 +196,11 @@ def render(request: Request, name: str, context: dict):
     return templates.TemplateResponse(request, name, context)
 
 
+def render_html(name: str, context: dict) -> str:
+    """A template's HTML alone (the lab route builds its response, headers included, in one go)."""
+    return env.get_template(name).render(context)
+
+
 def lab_url(lang: str, inputs: WorkloadInputs, path: str = "", **changes) -> str:
     return f"/{lang}/{path}?{urlencode(inputs.query(**changes))}"
 
