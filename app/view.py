@@ -424,6 +424,9 @@ def lab_context(lang: str, result: Result, notices, previous, present: bool = Fa
     query = canonical_query(i)  # one encoding for the page's own, the other language's and the compare URL
     ctx.update(
         r=result, inputs=i, notices=notices, change=diff(previous, result), present=present, partial=partial,
+        # each live region's out-of-band swap attribute; set here, not by a {% set %} in _live.html, whose own
+        # variables would make every {% include %} under it copy the whole context (Jinja's Context.get_all)
+        oob=' hx-swap-oob="true"' if partial else "",
         regions=changed_regions(previous, result) if partial else ALL_REGIONS,
         # the form's controls are not part of a partial (_live.html): build them for the whole page only
         controls=None if partial else controls(i), presets=_preset_urls(lang),
