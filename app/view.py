@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, nodes, select_autoescape
+from jinja2 import Environment, FileSystemLoader, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Context
 from markupsafe import Markup
@@ -101,8 +101,9 @@ class _Environment(Environment):
 _DICT_ATTRS = frozenset(dir(dict))
 
 ROOT = Path(__file__).parent
-# autoescape on for .html (and .xml), as Jinja2Templates(directory=…) would set it
-env = _Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=select_autoescape())
+# autoescape on: every template is HTML.  True, not select_autoescape(): that is a function of the template's name,
+# which Jinja calls again for every context it makes (each render, each include)
+env = _Environment(loader=FileSystemLoader(ROOT / "templates"), autoescape=True)
 templates = Jinja2Templates(env=env)
 env.context_class = _Context
 env.trim_blocks = True
@@ -173,7 +174,7 @@ def _key_part(x: object) -> object:
 def cached(*key, caller) -> Markup:  # noqa: ANN001 - Jinja passes the call block as ``caller``
     if not fragment_stats["enabled"]:
         return caller()
-    k = tuple(map(_key_part, key))
+    k = tuple([x if type(x) in _PLAIN else _key_part(x) for x in key])
     html = _fragments.get(k)
     if html is not None:
         fragment_stats["hits"] += 1
