@@ -683,11 +683,12 @@ def _memory_bars(r: Result) -> dict:
             "usable_gb": m.usable_gb}
 
 
-def _input_label(name: str, t) -> str:  # noqa: ANN001
-    return t(f"input.{name}.label")
+def _input_labels(names: list[str], t) -> str:  # noqa: ANN001
+    """The parameters' labels, comma-separated (the causes of a meter's move, _why.html)."""
+    return ", ".join([t(f"input.{name}.label") for name in names])
 
 
-env.filters["input_label"] = _input_label
+env.filters["input_labels"] = _input_labels
 env.globals["meter_bands"] = {  # a <meter>'s low and high, as its attributes print them ("50", not "50.0")
     mid: tuple(f"{CONSTANTS[k].value:g}" for k in (("memory_warn", "memory_hot") if mid == "train_memory"
                                                     else ("meter_warn", "meter_hot")))

@@ -246,7 +246,7 @@ def test_every_dynamic_key_family_is_known():
 def test_every_dynamic_key_exists(lang):
     cat = catalogue(lang)
     used = {p for _, expr in TEMPLATE_CALLS if (p := _pattern(expr)) and "*" in p}
-    used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_label filter and view.targs
+    used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_labels filter and view.targs
     missing = sorted(k for p in used for k in FAMILIES[p] if k not in cat)
     assert missing == []
 
