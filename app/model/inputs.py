@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -155,6 +156,38 @@ def _text(query: Mapping[str, str | Sequence[str]], name: str) -> str | None:
     return None if text is None else text.strip()
 
 
+def _number(spec: NumberSpec, text: str) -> tuple[float | int | None, str]:
+    """One numeric parameter's text → (value, notice kind): the value None when the default applies (empty or not a
+    number), the kind "" when the text was taken as it is.
+
+    >>> _number(NUMBER_SPECS["gpus"], "12.6"), _number(NUMBER_SPECS["gpus"], "1e9"), _number(NUMBER_SPECS["kl"], "x")
+    ((13, 'rounded'), (4096, 'above_max'), (None, 'invalid'))
+    """
+    if text == "":
+        return None, "empty"
+    try:
+        number = float(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return None, "invalid"
+    if math.isnan(number):
+        return None, "invalid"
+    if number < spec.minimum:
+        number, kind = spec.minimum, "below_min"
+    elif number > spec.maximum:
+        number, kind = spec.maximum, "above_max"
+    else:
+        kind = ""
+    if spec.integer and not float(number).is_integer():
+        number = float(round(number))
+        kind = kind or "rounded"
+    return (int(number) if spec.integer else number), kind
+
+
+@lru_cache(maxsize=4096)
+def _known_number(name: str, text: str) -> tuple[float | int | None, str]:
+    return _number(NUMBER_SPECS[name], text)
+
+
 def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs, tuple[Notice, ...]]:
     """Parse a query string mapping into clamped inputs plus one Notice per corrected field.
 
@@ -167,31 +200,13 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
         text = _text(query, spec.name)
         if text is None:
             continue
-        if text == "":
-            notices.append(Notice(spec.name, "empty", "", fmt_param(spec.default)))
-            continue
-        given = text[:_MAX_ECHO]
-        try:
-            number = float(text.replace(",", "").replace("_", ""))
-        except ValueError:
-            notices.append(Notice(spec.name, "invalid", given, fmt_param(spec.default)))
-            continue
-        if math.isnan(number):
-            notices.append(Notice(spec.name, "invalid", given, fmt_param(spec.default)))
-            continue
-        if number < spec.minimum:
-            number, kind = spec.minimum, "below_min"
-        elif number > spec.maximum:
-            number, kind = spec.maximum, "above_max"
-        else:
-            kind = ""
-        if spec.integer and not float(number).is_integer():
-            number = float(round(number))
-            kind = kind or "rounded"
-        value: float | int = int(number) if spec.integer else number
+        # a slider's values repeat all the time: short texts are parsed once (a long one is never a slider's)
+        value, kind = _known_number(spec.name, text) if len(text) <= 24 else _number(NUMBER_SPECS[spec.name], text)
         if kind:
-            notices.append(Notice(spec.name, kind, given, fmt_param(value)))
-        values[spec.name] = value
+            used = fmt_param(spec.default if value is None else value)
+            notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], used))
+        if value is not None:
+            values[spec.name] = value
     for spec in CHOICES:
         text = _text(query, spec.name)
         if text is None:
