@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.requests import Request
 
 from app.htmlspace import CollapseWhitespace
@@ -74,6 +74,14 @@ class _CodeGenerator(CodeGenerator):
         self.write(")")
 
 
+    def _output_child_pre(self, node: nodes.Expr, frame, finalize) -> None:  # noqa: ANN001
+        """What ``{{ … }}`` writes goes through ``environment.output`` rather than markupsafe's ``escape``."""
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+            self.write("environment.output(")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+
 class _Environment(Environment):
     """Jinja's environment, compiling with _CodeGenerator, and with ``x.name`` on a plain dict (the contexts' ``walk.focus``, ``mv.delta``, ``seg.gb``)
     read as the item straight away.  Jinja tries the attribute first and falls back to the item; on a dict that
@@ -81,6 +89,18 @@ class _Environment(Environment):
     (``items``, ``get`` …) go this way, so every template reads exactly what Jinja's own lookup would give."""
 
     code_generator_class = _CodeGenerator
+
+    @staticmethod
+    def output(value: object) -> str:
+        """``escape(value)`` as ``{{ … }}`` writes it, without the copy escape() makes of what is safe already (a
+        rendered fragment, catalogue markup: escape() returns a new Markup of the same text) and with an integer's
+        digits as they are (nothing in them to escape).  Everything else is markupsafe's escape()."""
+        kind = type(value)
+        if kind is Markup:
+            return value
+        if kind is int:
+            return str(value)
+        return escape(value)
 
     def getattr(self, obj, attribute):  # noqa: ANN001, ANN201 - Jinja's signature
         if type(obj) is dict and attribute not in _DICT_ATTRS:
