@@ -6,7 +6,8 @@
 # imports and start-up cancel out.  Takes ≈ 2 minutes per checkout (callgrind runs Python ≈ 50× slower).
 #
 #   benchmarks/cold_instructions.sh                  # this checkout
-#   benchmarks/cold_instructions.sh ../other-commit  # another checkout (a worktree), with this checkout's venv
+#   benchmarks/cold_instructions.sh ../other-commit  # another checkout's app (a worktree), driven by this checkout's
+#                                                    # cold_cpu.py and venv
 #   LANG_=zh benchmarks/cold_instructions.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,7 +16,7 @@ command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install -y val
 count() {
   # PYTHONHASHSEED fixed: str hashes (set and dict layouts) are then the same on every run
   (cd "$tree" && PYTHONPATH="$tree" PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-    "$here/.venv/bin/python" "$tree/benchmarks/cold_cpu.py" --lang "${LANG_:-en}" --run-only "$1" 2>&1 \
+    "$here/.venv/bin/python" "$here/benchmarks/cold_cpu.py" --lang "${LANG_:-en}" --run-only "$1" 2>&1 \
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
 }
 small=$(count 100)
