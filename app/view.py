@@ -375,7 +375,7 @@ _ENUM_ARGS = ("what", "bound")
 
 def targs(t, args: dict) -> dict:
     """Arguments for a catalogue template; enum-valued arguments are translated first."""
-    if not any(k in args for k in _ENUM_ARGS):
+    if "what" not in args and "bound" not in args:  # _ENUM_ARGS, spelt out: this runs for every catalogue text
         return args
     return {k: (t(f"enum.{k}.{v}") if k in _ENUM_ARGS else v) for k, v in args.items()}
 

@@ -17,8 +17,12 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# The app measured: this checkout's, unless PYTHONPATH names another checkout (an A/B run drives an older commit's
+# app with these scripts).  First on the path either way: the venv's editable install points at one checkout only.
+APP_ROOT = next((Path(p).resolve() for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                 if p and (Path(p) / "app" / "main.py").is_file()), ROOT)
+if str(APP_ROOT) not in sys.path[:1]:
+    sys.path.insert(0, str(APP_ROOT))
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -110,7 +114,8 @@ def run_meta() -> dict:
     def git(*args: str) -> str:
         try:
             # rstrip only: porcelain status lines start with a space (" M app/…")
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10).stdout.rstrip()
+            return subprocess.run(["git", *args], cwd=APP_ROOT, capture_output=True, text=True,
+                                  timeout=10).stdout.rstrip()
         except (OSError, subprocess.SubprocessError):
             return ""
 
@@ -133,7 +138,7 @@ def run_meta() -> dict:
         pass
     return {
         "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(), "cpu": cpu,
-        "loadavg_at_start": os.getloadavg(), "versions": versions, "app_dir": str(ROOT),
+        "loadavg_at_start": os.getloadavg(), "versions": versions, "app_dir": str(APP_ROOT),
         "git_commit": git("rev-parse", "--short", "HEAD"),
         "app_dirty_files": [ln[3:] for ln in git("status", "--porcelain", "--", "app").splitlines() if ln],
     }
