@@ -717,6 +717,9 @@ env.globals["meter_bands"] = {  # a <meter>'s low and high, as its attributes pr
 env.globals.update(timeline=timeline, memory_bars=memory_bars, rl_stages=RL_STAGES, vs_shows=_vs_shows)
 env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
 
-# Every template compiled now, at start-up, not by the first request that needs it
+# Every template compiled now, at start-up, not by the first request that needs it.  Its globals become a plain dict:
+# Jinja keeps them as a ChainMap over the environment's, which every render copies into its context key by key in
+# Python (≈ 13 µs for these 26 names; a dict copies in ≈ 1 µs).  Nothing is added to env.globals after this point.
 for _name in env.list_templates(extensions=["html"]):
-    env.get_template(_name)
+    _template = env.get_template(_name)
+    _template.globals = dict(_template.globals)
