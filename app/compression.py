@@ -1,10 +1,16 @@
-"""gzip for every answer, by Intel's ISA-L (``isal``) where its wheel is installed, else by the standard zlib.
+"""gzip for every answer: small ones by Intel's ISA-L (``isal``) where its wheel is installed, large ones by zlib.
 
 Starlette's ``GZipMiddleware`` decides what to compress (``Accept-Encoding``, the minimum size, content types
-that are compressed already, streaming bodies) and sets the headers; only the compressor is swapped.  Both write
-the same gzip format (RFC 1952) that every browser reads.  ISA-L level 3 is its densest; on the lab's partials
-(4.7 KB on average, benchmarks/cold_cpu.py's never-seen moves) it compresses in ≈ 25 µs against zlib level 6's
-≈ 85 µs, for ≈ 3 % more bytes (1,864 against 1,803 B); measured in docs/performance.md.
+that are compressed already, streaming bodies) and sets the headers; only the compressor is chosen here.  Both
+write the same gzip format (RFC 1952) that every browser reads.
+
+* A body under ``SMALL_BYTES`` sent in one piece — an htmx partial, the answer to a slider move — goes to ISA-L
+  at level 3, its densest: on the lab's partials (4.7 KB on average on never-seen moves) ≈ 25 µs against zlib
+  level 6's ≈ 85 µs, for ≈ 3 % more bytes (1,864 against 1,803 B).
+* Anything larger or streamed (a whole page, the static CSS and scripts) goes to zlib at level 6: fetched once,
+  where bytes matter more than a millisecond.  ISA-L there cost the first load 4.7 kB (47.3 → 52.0 kB).
+
+Measured in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -15,24 +21,28 @@ from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware, GZipResponder, IdentityResponder
 from starlette.types import Receive, Scope, Send
 
-try:  # a compiled wheel on x86-64 and arm64 (pyproject.toml); elsewhere the standard library does the same job
-    from isal import isal_zlib as _deflate
+try:  # a compiled wheel on x86-64 and arm64 (pyproject.toml); elsewhere zlib does the same job
+    from isal import isal_zlib as _fast
 
-    ENGINE, LEVEL = "isal", 3
+    FAST_ENGINE, FAST_LEVEL = "isal", 3
 except ImportError:  # pragma: no cover - the project's own install always has it
-    _deflate, ENGINE, LEVEL = zlib, "zlib", 6
+    _fast, FAST_ENGINE, FAST_LEVEL = zlib, "zlib", 6
+
+SMALL_BYTES = 16 * 1024
+LEVEL = 6  # zlib's, for large and streamed bodies
 
 
 class _Responder(GZipResponder):
-    @property
-    def compressor(self):  # noqa: ANN201 - zlib's or isal's compress object
-        if self._compressor is None:
-            self._compressor = _deflate.compressobj(self.compresslevel, _deflate.DEFLATED, 16 + _deflate.MAX_WBITS)
-        return self._compressor
+    def _compress_body(self, body: bytes, more_body: bool) -> bytes:
+        if self._compressor is None:  # the first piece decides: a small body sent whole, or anything else
+            small = not more_body and len(body) < SMALL_BYTES
+            engine, level = (_fast, FAST_LEVEL) if small else (zlib, LEVEL)
+            self._compressor = engine.compressobj(level, engine.DEFLATED, 16 + engine.MAX_WBITS)
+        return super()._compress_body(body, more_body)
 
 
 class GZip(GZipMiddleware):
-    """``GZipMiddleware`` with ISA-L's compressor (level ``LEVEL``)."""
+    """``GZipMiddleware`` with the compressor chosen by the body (above)."""
 
     def __init__(self, app, minimum_size: int) -> None:  # noqa: ANN001 - any ASGI app
         super().__init__(app, minimum_size=minimum_size, compresslevel=LEVEL)
