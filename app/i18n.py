@@ -28,13 +28,16 @@ _UNITS = {
 }
 
 
+_FIXED = tuple(f",.{d}f" for d in range(400))  # format specs by decimals, built once (a float's log10 ≥ −324)
+
+
 def _sig(x: float, digits: int = 3) -> str:
     """``x`` to ``digits`` significant digits, without exponent for everyday magnitudes."""
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else "∞"
     magnitude = math.floor(math.log10(abs(x)))
-    decimals = max(0, digits - 1 - magnitude)
-    text = f"{x:,.{decimals}f}"
+    decimals = digits - 1 - magnitude
+    text = format(x, _FIXED[decimals] if decimals > 0 else ",.0f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text

@@ -13,6 +13,7 @@ import re
 from collections import OrderedDict
 from dataclasses import asdict, fields, is_dataclass, replace
 from functools import cache, lru_cache
+from operator import attrgetter
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -154,7 +155,7 @@ FRAGMENTS_MAX = 20_000
 _fragments: OrderedDict[tuple, Markup] = OrderedDict()  # popitem(last=False): O(1), unlike del d[next(iter(d))]
 fragment_stats = {"hits": 0, "misses": 0, "enabled": os.environ.get("RLHF_LAB_FRAGMENTS", "1") != "0"}  # 0: off (A/B)
 _PLAIN = frozenset({str, int, float, bool, type(None)})
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_FIELDS_OF: dict[type, object] = {}  # a dataclass → a function of an instance giving its fields' values
 
 
 def _key_part(x: object) -> object:
@@ -172,14 +173,16 @@ def _key_part(x: object) -> object:
         return canonical_query(x)
     if kind is tuple:
         return x if _PLAIN.issuperset(map(type, x)) else tuple(map(_key_part, x))
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(x)) if is_dataclass(x) else ()
-    if not names:
+    fields_of = _FIELDS_OF.get(kind)
+    if fields_of is None:
+        names = tuple(f.name for f in fields(x)) if is_dataclass(x) else ()
+        # every field at once, as a tuple (attrgetter of one name gives the value itself: wrap it)
+        fields_of = _FIELDS_OF[kind] = (attrgetter(*names) if len(names) > 1 else
+                                        (lambda o, n=names[0]: (getattr(o, n),)) if names else None)
+    if fields_of is None:
         return repr(x)
     out: list = [kind.__name__]
-    for n in names:
-        v = getattr(x, n)
+    for v in fields_of(x):
         if type(v) in _PLAIN:
             out.append(v)
         elif type(v) is dict and _PLAIN.issuperset(map(type, v.values())):
