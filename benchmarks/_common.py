@@ -109,6 +109,11 @@ def bounce(n: int, start: int):
         i += step
 
 
+def app_dir() -> str:
+    """The app measured, relative to this checkout ("." for its own): no absolute path of the machine in results."""
+    return os.path.relpath(APP_ROOT, ROOT)
+
+
 def run_meta() -> dict:
     """Machine, versions and the app's git state, for every result file."""
     def git(*args: str) -> str:
@@ -138,7 +143,7 @@ def run_meta() -> dict:
         pass
     return {
         "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(), "cpu": cpu,
-        "loadavg_at_start": os.getloadavg(), "versions": versions, "app_dir": str(APP_ROOT),
+        "loadavg_at_start": os.getloadavg(), "versions": versions, "app_dir": app_dir(),
         "git_commit": git("rev-parse", "--short", "HEAD"),
         "app_dirty_files": [ln[3:] for ln in git("status", "--porcelain", "--", "app").splitlines() if ln],
     }

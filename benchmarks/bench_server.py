@@ -59,8 +59,8 @@ import time
 from pathlib import Path
 
 from _common import (
-    APP_ROOT,
     BUDGETS,
+    app_dir,
     call_route,
     check_loopback,
     ladder_walk,
@@ -362,7 +362,7 @@ def main() -> int:
     args = ap.parse_args()
 
     result: dict = {"meta": run_meta(), "budgets": {k: BUDGETS[k] for k in (
-        "server_partial_p50_ms", "server_partial_p99_ms", "throughput_per_s")}, "app_dir": str(APP_ROOT)}
+        "server_partial_p50_ms", "server_partial_p99_ms", "throughput_per_s")}, "app_dir": app_dir()}
     if args.inprocess or args.inprocess_only:
         ip = inprocess(max(10, min(args.inprocess_samples, 5000)), max_s=30.0)
         result["inprocess"] = ip

@@ -6,7 +6,7 @@
 #
 #   bash benchmarks/patches/make_scratch.sh               # REF=HEAD DEST=/tmp/lab-scratch
 #   .venv/bin/python benchmarks/ab.py --mode inprocess base=/tmp/lab-scratch/base all=/tmp/lab-scratch/all
-#   (cd /tmp/lab-scratch/all && ../../../work/main/.venv/bin/python benchmarks/output_digest.py ...)
+#   (cd /tmp/lab-scratch/all && <main checkout>/.venv/bin/python benchmarks/output_digest.py ...)
 #
 # The patches were written against commit e18029f; a patch that no longer applies is reported and skipped.
 set -eu
