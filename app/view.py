@@ -52,10 +52,12 @@ _DIRECT_T_METHODS = frozenset({"markup", "fmt", "has"})
 
 
 class _CodeGenerator(CodeGenerator):
-    """Jinja's code generator, writing ``t(…)``, ``t.markup(…)`` and the other DIRECT_CALLS as plain
-    Python calls.  Jinja writes every call as ``context.call(f, …)``, which looks for ``pass_context`` and friends on
-    ``f`` each time (about 60 calls in a partial); these callables take no context, so the call is the same.  Any
-    other call (``range``, ``self.block()``) still goes through ``context.call``."""
+    """Jinja's code generator, with two changes to the Python it writes for a template:
+
+    * ``t(…)``, ``t.markup(…)`` and the other DIRECT_CALLS become plain calls.  Jinja writes every call as
+      ``context.call(f, …)``, which looks for ``pass_context`` and friends on ``f`` each time (about 60 calls in a
+      partial); these callables take no context, so the call is the same.  Any other call (``range``) is Jinja's.
+    * what ``{{ … }}`` writes goes through ``environment.output`` (_Environment.output) instead of ``escape``."""
 
     def visit_Call(self, node: nodes.Call, frame, forward_caller: bool = False) -> None:  # noqa: ANN001
         callee = node.node
@@ -74,7 +76,6 @@ class _CodeGenerator(CodeGenerator):
         self.write(args.removeprefix(", "))
         self.write(")")
 
-
     def _output_child_pre(self, node: nodes.Expr, frame, finalize) -> None:  # noqa: ANN001
         """What ``{{ … }}`` writes goes through ``environment.output`` rather than markupsafe's ``escape``."""
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
@@ -84,10 +85,11 @@ class _CodeGenerator(CodeGenerator):
 
 
 class _Environment(Environment):
-    """Jinja's environment, compiling with _CodeGenerator, and with ``x.name`` on a plain dict (the contexts' ``walk.focus``, ``mv.delta``, ``seg.gb``)
-    read as the item straight away.  Jinja tries the attribute first and falls back to the item; on a dict that
-    costs a raised and caught AttributeError, about 70 per partial.  Only names that are not attributes of dict
-    (``items``, ``get`` …) go this way, so every template reads exactly what Jinja's own lookup would give."""
+    """Jinja's environment, compiling with _CodeGenerator, and with ``x.name`` on a plain dict (the contexts'
+    ``walk.focus``, ``mv.delta``, ``seg.gb``) read as the item straight away.  Jinja tries the attribute first and
+    falls back to the item; on a dict that costs a raised and caught AttributeError, about 70 per partial.  Only
+    names that are not attributes of dict (``items``, ``get`` …) go this way, so every template reads exactly what
+    Jinja's own lookup would give."""
 
     code_generator_class = _CodeGenerator
 
