@@ -18,6 +18,18 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+try:  # markupsafe's own C escaping of a str, as a plain str: escape() puts the same text in a new Markup, ≈ 10× the
+    # cost of the escaping itself, and every caller here joins the text into a larger string at once
+    from markupsafe._speedups import _escape_inner as escape_str
+except ImportError:  # markupsafe without its compiled part (or a version that names it otherwise)
+    def escape_str(text: str) -> str:
+        """``str(escape(text))``.
+
+        >>> escape_str('<a href="x">')
+        '&lt;a href=&#34;x&#34;&gt;'
+        """
+        return str(escape(text))
+
 LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
 _DIR = Path(__file__).parent / "i18n"
@@ -149,16 +161,24 @@ class Translator:
         """
         parts = self._parts[key]
         if parts is None or not args:
-            return Markup(self(key, **{k: escape(v) if isinstance(v, str) else v for k, v in args.items()}))
-        # the compiled text filled in one pass; a str argument (Markup included) is escaped first, as above
+            return Markup(self(key, **{k: _escaped(v) for k, v in args.items()}))
+        # the compiled text filled in one pass; each argument escaped first, as above (inlined: ≈ 13 texts a partial)
         return Markup("".join([lit if name is None else lit + fn(
-            escape(v) if isinstance(v := args[name], str) else v) for lit, name, fn in parts]))
+            escape_str(v) if type(v := args[name]) is str else _escaped(v)) for lit, name, fn in parts]))
 
     def has(self, key: str) -> bool:
         return key in self.messages
 
     def fmt(self, spec: str, value) -> str:  # noqa: ANN001
         return self._formatter.format_field(value, spec)
+
+
+def _escaped(value: object) -> object:
+    """A catalogue text's argument as markup() fills it in: a str escaped, Markup as it is, anything else (a number
+    for a format spec) untouched."""
+    if type(value) is str:
+        return escape_str(value)
+    return escape(value) if isinstance(value, str) else value
 
 
 TRANSLATORS = {lang: Translator(lang) for lang in LANGS} if _DIR.exists() and all(

@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 
 from app.htmlspace import CollapseWhitespace
-from app.i18n import LANGS, translator
+from app.i18n import LANGS, escape_str, translator
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS
@@ -95,10 +95,13 @@ class _Environment(Environment):
 
     @staticmethod
     def output(value: object) -> str:
-        """``escape(value)`` as ``{{ … }}`` writes it, without the copy escape() makes of what is safe already (a
-        rendered fragment, catalogue markup: escape() returns a new Markup of the same text) and with an integer's
-        digits as they are (nothing in them to escape).  Everything else is markupsafe's escape()."""
+        """``escape(value)`` as ``{{ … }}`` writes it, as text to be joined: a str escaped into a plain str (escape()
+        wraps it in a new Markup), what is safe already as it is (a rendered fragment, catalogue markup: escape()
+        returns a new Markup of the same text), and an integer's digits as they are (nothing in them to escape).
+        Everything else is markupsafe's escape()."""
         kind = type(value)
+        if kind is str:
+            return escape_str(value)
         if kind is Markup:
             return value
         if kind is int:
