@@ -56,7 +56,9 @@ class _CodeGenerator(CodeGenerator):
 
     * ``t(…)``, ``t.markup(…)`` and the other DIRECT_CALLS become plain calls.  Jinja writes every call as
       ``context.call(f, …)``, which looks for ``pass_context`` and friends on ``f`` each time (about 60 calls in a
-      partial); these callables take no context, so the call is the same.  Any other call (``range``) is Jinja's.
+      partial); these callables take no context, so the call is the same.  ``t.markup`` is read as a Python
+      attribute (``t`` is always a Translator), not through ``environment.getattr``.  Any other call (``range``) is
+      Jinja's.
     * what ``{{ … }}`` writes goes through ``environment.output`` (_Environment.output) instead of ``escape``."""
 
     def visit_Call(self, node: nodes.Call, frame, forward_caller: bool = False) -> None:  # noqa: ANN001
@@ -67,8 +69,12 @@ class _CodeGenerator(CodeGenerator):
         if not direct or self.environment.is_async:
             super().visit_Call(node, frame, forward_caller=forward_caller)
             return
-        self.visit(callee, frame)
-        self.write("(")
+        if isinstance(callee, nodes.Getattr):  # t.markup: the Translator's method itself, not environment.getattr()
+            self.visit(callee.node, frame)
+            self.write(f".{callee.attr}(")
+        else:
+            self.visit(callee, frame)
+            self.write("(")
         # Jinja's signature() writes ", " before each argument (after context.call's first one): write it aside
         stream, self.stream = self.stream, io.StringIO()
         self.signature(node, frame, {"caller": "caller"} if forward_caller else None)
@@ -416,8 +422,12 @@ def _vs_shows(r: Result) -> tuple:
     """The figures of the PPO-vs-DPO table (_estimates.html, est-vs)."""
     return (r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
             r.step.generation_s, r.inputs.rollouts)
-ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": frozenset(EDGE_PATHS), "meters": set(METER_IDS),
-               "estimates": ESTIMATE_BLOCKS, "decisions": set(DECISION_IDS)}
+# What each region list holds, in page order (the templates loop over it once): node, meter and decision ids, and
+# the changed edges' states.  ALL_REGIONS has every one, for the whole page (whose diagram draws every edge itself:
+# no edge list) and, with every edge, for a partial with no usable previous state
+ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": None, "meters": METER_IDS,
+               "estimates": ESTIMATE_BLOCKS, "decisions": DECISION_IDS}
+_OOB = Markup(' hx-swap-oob="true"')  # a live region's out-of-band swap attribute, in a partial
 
 
 def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, bool]:
@@ -425,14 +435,14 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
     each diagram node and edge, each meter and decision card, and each block of the estimates.  The why-panel, notices and
     the preset marker are always sent."""
     if previous is None:
-        return ALL_REGIONS
+        return {**ALL_REGIONS, "edges": r.edges}
     p = previous[1]
     same_gpu = p.inputs.gpu == r.inputs.gpu and p.inputs.gpus == r.inputs.gpus
     return {
         "stage": (p.stage, p.bottleneck) != (r.stage, r.bottleneck),
         "nodes": [k for k in NODE_IDS if p.nodes[k] != r.nodes[k]],
-        "edges": {e.id for e, f in zip(r.edges, p.edges, strict=True) if e != f},
-        "meters": {k for k in METER_IDS if p.meters[k] != r.meters[k]},
+        "edges": [e for e, f in zip(r.edges, p.edges, strict=True) if e != f],
+        "meters": [k for k in METER_IDS if p.meters[k] != r.meters[k]],
         # the estimates section in blocks: its note (GPU count, type, placement), the step or phase times, the
         # per-GPU memory bars (exactly what memory_bars() draws), the note under them (the card's capacity), the
         # PPO-vs-DPO table; the compare link under it carries every input and goes with every move (_live.html)
@@ -443,7 +453,7 @@ def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -
             ("cap", (p.memory.usable_gb, p.memory.gpu_memory_gb) != (r.memory.usable_gb, r.memory.gpu_memory_gb)),
             ("vs", _vs_shows(p) != _vs_shows(r)),
         ) if moved},
-        "decisions": {k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]},
+        "decisions": [k for k in DECISION_IDS if p.decisions[k] != r.decisions[k]],
     }
 
 
@@ -455,7 +465,7 @@ def lab_context(lang: str, result: Result, notices, previous, present: bool = Fa
         r=result, inputs=i, notices=notices, change=diff(previous, result), present=present, partial=partial,
         # each live region's out-of-band swap attribute; set here, not by a {% set %} in _live.html, whose own
         # variables would make every {% include %} under it copy the whole context (Jinja's Context.get_all)
-        oob=' hx-swap-oob="true"' if partial else "",
+        oob=_OOB if partial else "",
         regions=changed_regions(previous, result) if partial else ALL_REGIONS,
         # the form's controls are not part of a partial (_live.html): build them for the whole page only
         controls=None if partial else controls(i), presets=_preset_urls(lang),
