@@ -487,7 +487,7 @@ def canonical_query(inputs: WorkloadInputs) -> str:
     True
     """
     query = inputs.query()
-    if all(map(_URL_SAFE.match, query.values())):
+    if _URL_SAFE.match("".join(query.values())):  # every character of every value safe: one match for all
         return "&".join([f"{k}={v}" for k, v in query.items()])
     return urlencode(query)
 
@@ -705,14 +705,14 @@ def _memory_bars(r: Result) -> dict:
         rows = [("all", i.gpus, [("sft", r.offline.sft_per_gpu_gb)])]
         if r.stage == "reward_model":
             rows.append(("rm", i.gpus, [("rm", r.offline.rm_per_gpu_gb)]))
-    scale = max([gpu_gb] + [sum(v for _, v in parts) for _, _, parts in rows])
+    totals = [sum([v for _, v in parts]) for _, _, parts in rows]
+    scale = max(gpu_gb, *totals)  # > 0: a card's memory (_pct's own test, written out below)
     out = []
-    for lane, gpus, parts in rows:
-        total = sum(v for _, v in parts)
+    for (lane, gpus, parts), total in zip(rows, totals, strict=True):
         x = 0.0
         segs = []
         for name, gb in parts:
-            w = _pct(gb, scale)
+            w = round(100.0 * gb / scale, 2)  # _pct(gb, scale)
             segs.append({"part": name, "gb": gb, "x": x, "w": w})
             x += w
         out.append({"lane": lane, "gpus": gpus, "total_gb": total, "segs": segs,
