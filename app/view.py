@@ -26,6 +26,7 @@ from starlette.requests import Request
 
 from app.htmlspace import CollapseWhitespace
 from app.i18n import LANGS, escape_str, translator
+from app.inline import InlineTemplates
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS
@@ -143,6 +144,7 @@ env.lstrip_blocks = True
 env.auto_reload = False  # templates ship with the app: no stat() of each template file on every render
 env.cache = {}  # every template kept, in a plain dict: no LRU lock and reordering on each include (cache_size=-1)
 env.add_extension(CollapseWhitespace)  # indentation out of the markup, once, at compile time (app/htmlspace.py)
+env.add_extension(InlineTemplates)  # {% inline "…" %}: a live region's template pasted in at compile time (app/inline.py)
 
 
 def _asset(name: str) -> str:
