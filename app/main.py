@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import URL
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import view
@@ -85,10 +86,31 @@ def _previous_query(request: Request) -> str | None:
         if not url:
             continue
         parts = urlsplit(url)
-        if (parts.netloc and parts.netloc != request.url.netloc) or parts.path not in LAB_PATHS:
+        if (parts.netloc and parts.netloc != _own_netloc(request)) or parts.path not in LAB_PATHS:
             return None
         return parts.query
     return None
+
+
+def _query_string(request: Request) -> str:
+    """The request's raw query string.  Read from the scope, not from ``request.url``: building the URL costs a few
+    µs, and its strict UTF-8 decoding raises (a 500) on a query with other bytes in it.  Latin-1 maps every byte to
+    one character, as Starlette's own ``query_params`` do; a browser sends ASCII only (anything else
+    percent-encoded), for which both readings agree."""
+    return request.scope.get("query_string", b"").decode("latin-1")
+
+
+def _own_netloc(request: Request) -> str | None:
+    """``request.url.netloc`` (the Host header if valid, else the server's address) without the rest of the URL."""
+    scope = request.scope
+    server = scope.get("server")
+    return _netloc(scope.get("scheme", "http"), request.headers.get("host"), tuple(server) if server else None)
+
+
+@lru_cache(maxsize=64)  # one entry per Host a client names (a handful)
+def _netloc(scheme: str, host: str | None, server: tuple | None) -> str | None:
+    headers = [] if host is None else [(b"host", host.encode("latin-1"))]
+    return URL(scope={"scheme": scheme, "server": server, "path": "/", "query_string": b"", "headers": headers}).netloc
 
 
 @lru_cache(maxsize=1024)  # ≈ 10 KB per entry; a partial's previous state is almost always one just computed
@@ -195,7 +217,7 @@ async def lab(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGS:
         raise StarletteHTTPException(404)
-    query = request.url.query
+    query = _query_string(request)
     inputs, notices, result = _state(query)
     previous = None
     prev_query = _previous_query(request)
