@@ -273,7 +273,8 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
 # out of the collector's generations, so its full collections no longer walk it (gc.freeze; docs/performance.md)
 gc.freeze()
 # A request's containers are freed by reference counting: no route leaves a cycle (tests/web/test_no_cycles.py), so
-# the cyclic collector only ever finds the caches' survivors, and walks each of them again in every older-generation
-# run.  Every 5,000 new containers instead of 700: on never-seen partials its time per 3,000 requests went from
-# ≈ 200 to ≈ 100 ms, with no full collection left (benchmarks/cold_cpu.py prints both).
-gc.set_threshold(5_000)
+# the cyclic collector only ever finds the caches' survivors (a cached state's result lives ≈ 1,000 never-seen moves),
+# and walks each of them again in every older-generation run.  Every 50,000 net new containers instead of 700 (≈ every
+# 2,000 never-seen partials; at most a few MB of cyclic garbage would wait that long): on never-seen partials its time
+# per 6,000 requests went from 152–160 ms (at 5,000) to 47–53 ms, ≈ 8 µs a request (benchmarks/cold_cpu.py prints it).
+gc.set_threshold(50_000)
