@@ -7,8 +7,9 @@ write the same gzip format (RFC 1952) that every browser reads.
 * A body under ``SMALL_BYTES`` sent in one piece — an htmx partial, the answer to a slider move — goes to ISA-L
   at level 1: on the lab's partials (≈ 5 KB on never-seen moves) ≈ 13 µs against ISA-L level 3's ≈ 21 µs and zlib
   level 6's ≈ 34 µs, for 1.4 % more bytes than level 3 (1,512 against 1,491 B on a 5.2 KB partial; zlib: 1,438).
-* Anything larger or streamed (a whole page, the static CSS and scripts) goes to zlib at level 6: fetched once,
-  where bytes matter more than a millisecond.  ISA-L there cost the first load 4.7 kB (47.3 → 52.0 kB).
+* Anything larger or streamed (a whole page), and every static file whatever its size (versioned, fetched once and
+  kept: app.js is under ``SMALL_BYTES``), goes to zlib at level 6, where bytes matter more than a millisecond.
+  ISA-L there cost the first load 4.7 kB (47.3 → 52.0 kB).
 
 Measured in docs/performance.md.
 """
@@ -33,9 +34,11 @@ LEVEL = 6  # zlib's, for large and streamed bodies
 
 
 class _Responder(GZipResponder):
+    static = False  # a static file's answer: always zlib (set per request by GZip)
+
     def _compress_body(self, body: bytes, more_body: bool) -> bytes:
         if self._compressor is None:  # the first piece decides: a small body sent whole, or anything else
-            small = not more_body and len(body) < SMALL_BYTES
+            small = not more_body and len(body) < SMALL_BYTES and not self.static
             engine, level = (_fast, FAST_LEVEL) if small else (zlib, LEVEL)
             self._compressor = engine.compressobj(level, engine.DEFLATED, 16 + engine.MAX_WBITS)
         return super()._compress_body(body, more_body)
@@ -52,6 +55,7 @@ class GZip(GZipMiddleware):
             responder = _Responder(self.app, self.minimum_size, compresslevel=self.compresslevel,
                                    thread_minimum_size=self.thread_minimum_size,
                                    exclude_content_types=self.exclude_content_types)
+            responder.static = scope["path"].startswith("/static/")
         elif scope["type"] == "http":
             responder = IdentityResponder(self.app, self.minimum_size, exclude_content_types=self.exclude_content_types)
         else:  # pragma: no cover - lifespan and websockets pass through

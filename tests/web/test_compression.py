@@ -1,4 +1,4 @@
-"""gzip by body (app/compression.py): a small answer sent whole by ISA-L, a page or a large static file by zlib
+"""gzip by body (app/compression.py): a small answer sent whole by ISA-L, a page or any static file by zlib
 level 6.  gzip output is deterministic for a given engine, level and input, so each answer's bytes on the wire are
 checked against what the chosen engine makes of its identity body, and shown to differ from the other engine's."""
 
@@ -42,11 +42,16 @@ def test_each_answer_is_compressed_by_the_engine_its_size_calls_for(client, url,
     assert wire == (fast if small else slow)
 
 
-def test_a_large_static_file_goes_to_zlib(client) -> None:
-    url = "/static/htmx-2.0.11.min.js"
+@pytest.mark.parametrize(("url", "small"), [
+    ("/static/htmx-2.0.11.min.js", False),
+    ("/static/app.js", True),  # under SMALL_BYTES, sent whole: a static file all the same (versioned, kept)
+    ("/static/app.css", None),
+])
+def test_every_static_file_goes_to_zlib(client, url, small) -> None:
     plain = raw(client, url, {}, "identity")
     wire = raw(client, url, {}, "gzip")
     assert gzip.decompress(wire) == plain
-    assert len(plain) >= compression.SMALL_BYTES
+    if small is not None:
+        assert (len(plain) < compression.SMALL_BYTES) is small
     assert wire == deflated(zlib, compression.LEVEL, plain)
     assert wire != deflated(compression._fast, compression.FAST_LEVEL, plain)
