@@ -5,7 +5,8 @@ both languages must have exactly the same keys (tests/test_i18n.py).
 
 Values are ``str.format`` templates with named fields.  Besides the standard format specs, these are known:
 ``{x:n}`` integer with thousands separators · ``{x:dur}`` a duration in seconds as s / min / h / d ·
-``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters · ``{x:g3}`` 3 significant digits.
+``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters · ``{x:g3}`` 3 significant digits ·
+``{x:gpus}`` a GPU count with its noun ("1 GPU", "8 GPUs"; "8 张 GPU").
 """
 
 from __future__ import annotations
@@ -75,6 +76,17 @@ def fmt_gb(gb: float) -> str:
     return f"{_sig(gb, 2)} GB"
 
 
+def fmt_gpus(n: int, lang: str) -> str:
+    """A GPU count with its noun, singular for one.
+
+    >>> fmt_gpus(1, "en"), fmt_gpus(1024, "en"), fmt_gpus(8, "zh")
+    ('1 GPU', '1,024 GPUs', '8 张 GPU')
+    """
+    if lang == "zh":
+        return f"{n:,} 张 GPU"
+    return f"{n:,} GPU" if n == 1 else f"{n:,} GPUs"
+
+
 def fmt_params_b(b: float) -> str:
     return f"{_sig(b, 3)}B"
 
@@ -89,6 +101,7 @@ def _spec_formatters(lang: str) -> dict[str, object]:
         "pct": lambda v: f"{v:.0f}%",
         "b": lambda v: fmt_params_b(float(v)),
         "g3": lambda v: _sig(float(v), 3),
+        "gpus": lambda v: fmt_gpus(round(v), lang),
     }
 
 

@@ -353,3 +353,20 @@ def test_each_page_is_in_its_language(client, state):
     for term in allowed:
         html = html.replace(_html.escape(term, quote=False), " ")
     assert _han(html) == ""
+
+
+@pytest.mark.parametrize("inputs", [
+    WorkloadInputs(gpus=4, placement="separate"),  # one GPU each for generation and scoring
+    WorkloadInputs(gpus=1, placement="colocated"),
+    WorkloadInputs(gpus=1, method="dpo"),
+], ids=["separate-4", "colocated-1", "dpo-1"])
+def test_one_gpu_is_singular_in_english(client, inputs):
+    text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("en", inputs)).text))
+    assert not re.search(r"(?<![\d,.])1 GPUs", text), re.findall(r".{40}(?<![\d,.])1 GPUs.{20}", text)
+    if inputs.gpus == 4:  # separate placement: the lanes and the reason name one GPU each
+        assert "Generation · 1 GPU " in text and "generation on 1 GPU," in text
+
+
+def test_gpu_counts_read_the_same_in_chinese(client):
+    text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4))).text))
+    assert "Generation · 1 张 GPU" in text and "分离部署：1 张 GPU 做 generation" in text
