@@ -432,7 +432,7 @@ ALL_REGIONS = {"stage": True, "nodes": NODE_IDS, "edges": None, "meters": METER_
 _OOB = Markup(' hx-swap-oob="true"')  # a live region's out-of-band swap attribute, in a partial
 
 
-def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, bool]:
+def changed_regions(previous: tuple[WorkloadInputs, Result] | None, r: Result) -> dict[str, object]:
     """Which live regions differ from the previous state's (what an htmx partial must send): the stage line,
     each diagram node and edge, each meter and decision card, and each block of the estimates.  The why-panel, notices and
     the preset marker are always sent."""
