@@ -1,4 +1,4 @@
-"""The full tutorial: docs/tutorial/<lang>.md rendered by markdown-it-py into the site's layout.
+"""The full tutorial: app/content/tutorial/<lang>.md rendered by markdown-it-py into the site's layout.
 
 Sections (## headings) get ids by position (``sec-1``, ``sec-2`` …), identical in both languages, so switching
 language keeps the reader's place.  Lab links (``/<lang>/?…`` with the expected stage id as the link title) get the
@@ -16,7 +16,7 @@ from markupsafe import Markup
 from app.i18n import translator
 from app.model.stages import STAGE_IDS
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "tutorial"
+DOCS = Path(__file__).resolve().parent / "content" / "tutorial"
 LAB_LINK = re.compile(r"^/(zh|en)/\?")
 
 
