@@ -20,6 +20,7 @@ from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
 
 STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
+RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated")  # the stages with an online RL loop
 NODE_IDS = (
     "demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
     "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log",

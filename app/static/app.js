@@ -59,8 +59,8 @@
   document.addEventListener("htmx:beforeHistorySave", flushUrl);
 
   // --- The live regions of a partial, swapped in by id ----------------------------------------------------
-  // What htmx's out-of-band swap does (hx-swap-oob="true": replace the element with the same id;
-  // "innerHTML:#id": replace that element's children), without its per-element settling, cloning and events:
+  // What htmx's out-of-band swap does (hx-swap-oob="true": replace the element with the same id), without its
+  // per-element settling, cloning and events:
   // 1.2 ms instead of 6.2 ms for a typical partial on the project's machine (docs/performance.md).  Open
   // "show the math" panels stay open; links that arrive are handed to htmx so boosting still applies.
   const applyLive = (html) => {
@@ -79,16 +79,12 @@
         }
         old.replaceWith(el);
         if (window.htmx && el.querySelector("a[href]")) htmx.process(el);
-      } else if (oob && oob.startsWith("innerHTML:#")) {
-        const old = document.getElementById(oob.slice(11));
-        if (old) old.replaceChildren(...el.childNodes);
       }
     }
   };
-  // What a partial no longer carries, derived from what it does: the links that hold the state (the language
-  // switch, the compare links, presentation mode) take the live marker's canonical query, and the meter strip
-  // copies each meter's number and level and the stage's name.  The full page is drawn by the server, so all
-  // of this works without JavaScript; tests/browser check it against a fresh load of the same URL.
+  // The links that hold the state (the language switch, the compare links, presentation mode) take the live
+  // marker's canonical query: a partial does not carry them.  The full page is drawn by the server, so this works
+  // without JavaScript; tests/browser check it against a fresh load of the same URL.
   const syncDerived = () => {
     const marker = document.getElementById("live-marker");
     const query = marker && marker.dataset.query;
@@ -96,16 +92,6 @@
     for (const el of document.querySelectorAll("[data-state-path]")) {
       el.setAttribute("href", el.dataset.statePath + "?" + query + (el.dataset.stateSuffix || ""));
     }
-    for (const mini of document.querySelectorAll("[data-mini-meter]")) {
-      const card = document.getElementById("meter-" + mini.dataset.miniMeter);
-      const level = card && /\blvl-(\w+)/.exec(card.className);
-      if (!level) continue;
-      mini.className = "ms lvl-" + level[1];
-      mini.firstElementChild.textContent = card.querySelector("[data-meter-value]").textContent;
-    }
-    const stage = document.querySelector("[data-stage]");
-    const miniStage = document.querySelector(".ms-stage");
-    if (stage && miniStage) miniStage.textContent = stage.textContent;
   };
   const applyMove = (html) => {
     applyLive(html);

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from app.main import STATIC
+from app.templating import STATIC
 
 from .asgi import request
 from .support import assert_security_headers
 
 ROOT = Path(STATIC).parent.parent
 # Text that must never come back: the app's own source, project files, system files.
-SECRETS = [b"root:x:0:0", b"[project]", b"from app import view", b"SecurityHeadersMiddleware", b"BEGIN ",
+SECRETS = [b"root:x:0:0", b"[project]", b"from app import templating", b"SecurityHeadersMiddleware", b"BEGIN ",
            b"def normalise"]
 
 ESCAPES = [

@@ -6,11 +6,10 @@ import html as _html
 import random
 import re
 import string
-from pathlib import Path
 
 import pytest
 
-from app import view
+from app import templating
 from app.i18n import catalogue, translator
 from app.model import WorkloadInputs, evaluate
 from app.model.assumptions import CONSTANTS, GPUS
@@ -19,11 +18,14 @@ from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
+from app.view import diagram
+from app.view.estimates import memory_bars, timeline
+from app.view.reference import REALITY
 
 from .helpers import LANGS, STATES, lab_path
 
-TEMPLATES = Path(view.__file__).parent / "templates"
-APP = Path(view.__file__).parent
+TEMPLATES = templating.ROOT / "templates"
+APP = templating.ROOT
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 NOTICE_KINDS = ("below_min", "above_max", "invalid", "unknown_choice", "separate_needs_gpus")
 BOUNDS = ("memory", "compute", "host_link", "none")
@@ -92,11 +94,11 @@ def _seen(attr: str) -> set[str]:
     out: set[str] = set()
     for r in RESULTS:
         if attr == "lane":
-            out |= {lane["lane"] for lane in view.timeline(r)}
+            out |= {lane.lane for lane in timeline(r)}
         elif attr == "memlane":
-            out |= {row["lane"] for row in view.memory_bars(r)["rows"]}
+            out |= {lane.lane for lane in memory_bars(r).lanes}
         else:
-            out |= {seg["part"] for row in view.memory_bars(r)["rows"] for seg in row["segs"]}
+            out |= {b.part for lane in memory_bars(r).lanes for b in lane.bars}
     return out
 
 
@@ -118,10 +120,10 @@ FAMILIES: dict[str, list[str]] = {
     "est.lane.*": _keys("est.lane.*", *_seen("lane")),
     "est.memlane.*": _keys("est.memlane.*", *_seen("memlane")),
     "est.part.*": _keys("est.part.*", *_seen("part")),
-    "est.reality.*": _keys("est.reality.*", *(row["key"] for row in view.REALITY)),
+    "est.reality.*": _keys("est.reality.*", *(row.key for row in REALITY)),
     "form.group.*": _keys("form.group.*", *_GROUPS),
     "gpu.*.name": _keys("gpu.*.name", *GPUS),
-    "group.*.name": _keys("group.*.name", *(g[0] for g in view.GROUPS)),
+    "group.*.name": _keys("group.*.name", *(g[0] for g in diagram.GROUPS)),
     "input.*.hint": _keys("input.*.hint", *PARAM_NAMES),
     "input.*.label": _keys("input.*.label", *PARAM_NAMES),
     "unit.*": _keys("unit.*", *(s.name for s in NUMBERS)),
@@ -246,14 +248,14 @@ def test_every_dynamic_key_family_is_known():
 def test_every_dynamic_key_exists(lang):
     cat = catalogue(lang)
     used = {p for _, expr in TEMPLATE_CALLS if (p := _pattern(expr)) and "*" in p}
-    used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_labels filter and view.targs
+    used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_labels and targs filters
     missing = sorted(k for p in used for k in FAMILIES[p] if k not in cat)
     assert missing == []
 
 
 def test_python_literal_keys_exist():
     keys = set()
-    for path in APP.glob("*.py"):
+    for path in APP.rglob("*.py"):
         keys |= set(re.findall(r"(?<![\w.])t\(\s*[\"']([a-z0-9_.]+)[\"']", path.read_text(encoding="utf-8")))
     assert keys, "the scanner found no t('...') in app/*.py"
     for lang in LANGS:
@@ -282,7 +284,7 @@ def _format_problems(lang: str) -> list[tuple[str, str]]:
             continue
         for args in arg_sets:
             try:
-                text = str(t.markup(key, **view.targs(t, args)))
+                text = str(t.markup(key, **templating.t_args(args, t)))
             except Exception as exc:  # noqa: BLE001 - any failure is the finding
                 problems.append((key, f"{type(exc).__name__}: {exc} with {args}"))
                 break
@@ -349,7 +351,7 @@ def test_each_page_is_in_its_language(client, state):
     zh = _han(client.get(lab_path("zh", STATES[state])).text)
     assert len(zh) > 2_000
     html = client.get(lab_path("en", STATES[state])).text
-    allowed = sorted({"中文", *(g["zh"]["term"] for g in view.GLOSSARY)}, key=len, reverse=True)
+    allowed = sorted({"中文", *(g["zh"]["term"] for g in templating.GLOSSARY)}, key=len, reverse=True)
     for term in allowed:
         html = html.replace(_html.escape(term, quote=False), " ")
     assert _han(html) == ""

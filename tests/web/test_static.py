@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
 
 import pytest
 
-from app import view
+from app import templating
 
 from .helpers import LANGS, parse
 
-STATIC = Path(view.__file__).parent / "static"
+STATIC = templating.STATIC
 HTMX_FILE = STATIC / "htmx-2.0.11.min.js"
 HTMX_SHA256 = "d6fdc75f204e6bdefa99b69bf1e6d4ac69b8a364f77929f45c13476b4000f717"
 
@@ -24,7 +23,7 @@ def test_vendored_htmx_is_the_pinned_release():
 
 
 def test_pages_load_the_vendored_htmx():
-    assert view.ASSETS["htmx"] == "/static/htmx-2.0.11.min.js"
+    assert templating.env.globals["assets"]["htmx"] == "/static/htmx-2.0.11.min.js"
 
 
 def test_served_htmx_is_the_file(client):

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from markdown_it import MarkdownIt
 
-from app import view
+from app import templating
 from app.model import evaluate, normalise
 from app.model.stages import STAGE_IDS
 from app.tutorial import lab_links, tutorial_path
@@ -73,8 +73,8 @@ def test_tutorial_page_has_toc_and_glossary(client, lang):
     glossary = doc.by_id("glossary")
     assert glossary is not None
     assert "#glossary" in {e.get("href") for e in doc.tags("a")}
-    assert view.GLOSSARY, "the glossary has entries"
-    for g in view.GLOSSARY:
+    assert templating.GLOSSARY, "the glossary has entries"
+    for g in templating.GLOSSARY:
         assert doc.by_id(f"g-{g['id']}") is not None, g["id"]
         assert g[lang]["term"] in glossary.text
     links = doc.having("data-stage-link")

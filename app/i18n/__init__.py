@@ -1,0 +1,94 @@
+"""Catalogues (one per language, flat dotted keys) and the translator the templates call as ``t``.
+
+Catalogue files: ``app/i18n/<lang>/*.json`` — every file of a language is merged into one flat dict, and
+both languages must have exactly the same keys (tests/web/test_i18n.py).  They ship inside the package; a missing
+catalogue stops the app at import, not at the first request.
+
+Values are ``str.format`` templates with named fields.  Besides the standard format specs, these are known
+(app/i18n/formats.py): ``{x:n}`` integer with thousands separators · ``{x:dur}`` a duration in seconds as
+s / min / h / d · ``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters ·
+``{x:g3}`` 3 significant digits · ``{x:gpus}`` a GPU count with its noun ("1 GPU", "8 GPUs"; "8 张 GPU").
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from app.i18n.formats import spec_formatters
+
+LANGS = ("zh", "en")
+DEFAULT_LANG = "zh"
+CATALOGUES = Path(__file__).parent
+
+
+def load_catalogue(lang: str) -> dict[str, str]:
+    """The merged catalogue of one language.  Raises if the language has no catalogue or a key is defined twice."""
+    paths = sorted((CATALOGUES / lang).glob("*.json"))
+    if not paths:
+        raise FileNotFoundError(f"no catalogue for {lang!r} in {CATALOGUES / lang}")
+    merged: dict[str, str] = {}
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        overlap = merged.keys() & data.keys()
+        if overlap:
+            raise ValueError(f"{path.name}: keys defined twice: {sorted(overlap)[:5]}")
+        merged.update(data)
+    return merged
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` with the catalogue's own specs."""
+
+    def __init__(self, lang: str) -> None:
+        self.specs = spec_formatters(lang)
+
+    def format_field(self, value, format_spec):  # noqa: ANN001 - string.Formatter's signature
+        fn = self.specs.get(format_spec)
+        return fn(value) if fn is not None else super().format_field(value, format_spec)
+
+
+class Translator:
+    """``t(key, **args)`` for one language.  A missing key raises: a test renders every page in both languages.
+
+    >>> t = Translator("en")
+    >>> t("est.vs.dpo_step", seconds=4000)
+    '67 min for 64 pairs'
+    >>> t.markup("notice.invalid", field="kl", given="<b>", used="0.02").count("&lt;b&gt;")
+    1
+    """
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.messages = load_catalogue(lang)
+        self._formatter = _Formatter(lang)
+
+    def __call__(self, key: str, **args) -> str:
+        text = self.messages[key]
+        return self._formatter.vformat(text, (), args) if args else text
+
+    def markup(self, key: str, **args) -> Markup:
+        """Catalogue text may carry simple markup (<b>, <code>, <em>); string arguments are escaped."""
+        return Markup(self(key, **{k: escape(v) if isinstance(v, str) else v for k, v in args.items()}))
+
+    def has(self, key: str) -> bool:
+        return key in self.messages
+
+    def fmt(self, spec: str, value) -> str:  # noqa: ANN001
+        """One value in one of the catalogue's format specs (``t.fmt('gb', 15.75)``)."""
+        return self._formatter.format_field(value, spec)
+
+
+TRANSLATORS = {lang: Translator(lang) for lang in LANGS}
+
+
+def translator(lang: str) -> Translator:
+    return TRANSLATORS[lang]
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The loaded catalogue of one language (key → text)."""
+    return TRANSLATORS[lang].messages

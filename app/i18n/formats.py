@@ -1,0 +1,91 @@
+"""Number formats the catalogue text uses: durations, gigabytes, GPU counts, parameter counts.
+
+Each is a plain function of a value (and the language where words differ); the catalogue's format specs
+(``{x:dur}``, ``{x:gb}`` …, app/i18n/__init__.py) call them.
+"""
+
+from __future__ import annotations
+
+import math
+
+UNITS = {
+    "en": {"s": "s", "min": "min", "h": "h", "d": "d"},
+    "zh": {"s": "秒", "min": "分钟", "h": "小时", "d": "天"},
+}
+
+
+def sig(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits, with thousands separators and no exponent.
+
+    >>> sig(0.012345), sig(3.0), sig(123456.7), sig(0)
+    ('0.0123', '3', '123,457', '0')
+    """
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else "∞"
+    decimals = digits - 1 - math.floor(math.log10(abs(x)))
+    text = f"{x:,.{decimals}f}" if decimals > 0 else f"{x:,.0f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def fmt_duration(seconds: float, lang: str) -> str:
+    """A duration in the largest unit that keeps it readable.
+
+    >>> fmt_duration(37.8, "en"), fmt_duration(885, "en"), fmt_duration(9 * 3600, "zh")
+    ('38 s', '15 min', '9 小时')
+    """
+    u = UNITS[lang]
+    if seconds < 90:
+        return f"{sig(seconds, 2) if seconds < 10 else f'{seconds:,.0f}'} {u['s']}"
+    if seconds < 90 * 60:
+        return f"{sig(seconds / 60, 2) if seconds < 600 else f'{seconds / 60:,.0f}'} {u['min']}"
+    if seconds < 48 * 3600:
+        return f"{sig(seconds / 3600, 2) if seconds < 36000 else f'{seconds / 3600:,.0f}'} {u['h']}"
+    return f"{seconds / 86400:,.1f} {u['d']}" if seconds < 864000 else f"{seconds / 86400:,.0f} {u['d']}"
+
+
+def fmt_gb(gb: float) -> str:
+    """Gigabytes: whole above 100, one decimal above 1, two significant digits below.
+
+    >>> fmt_gb(252), fmt_gb(15.75), fmt_gb(16.0), fmt_gb(0.1234)
+    ('252 GB', '15.8 GB', '16 GB', '0.12 GB')
+    """
+    if gb >= 100:
+        return f"{gb:,.0f} GB"
+    if gb >= 1:
+        return f"{gb:,.1f} GB".replace(".0 GB", " GB")
+    return f"{sig(gb, 2)} GB"
+
+
+def fmt_gpus(n: int, lang: str) -> str:
+    """A GPU count with its noun, singular for one.
+
+    >>> fmt_gpus(1, "en"), fmt_gpus(1024, "en"), fmt_gpus(8, "zh")
+    ('1 GPU', '1,024 GPUs', '8 张 GPU')
+    """
+    if lang == "zh":
+        return f"{n:,} 张 GPU"
+    return f"{n:,} GPU" if n == 1 else f"{n:,} GPUs"
+
+
+def fmt_params_b(b: float) -> str:
+    """Billions of parameters.
+
+    >>> fmt_params_b(7), fmt_params_b(0.35), fmt_params_b(671)
+    ('7B', '0.35B', '671B')
+    """
+    return f"{sig(b, 3)}B"
+
+
+def spec_formatters(lang: str) -> dict[str, object]:
+    """The format specs the catalogue text uses, one function each (value → str)."""
+    return {
+        "n": lambda v: f"{round(v):,}",
+        "dur": lambda v: fmt_duration(float(v), lang),
+        "gb": lambda v: fmt_gb(float(v)),
+        "pct": lambda v: f"{v:.0f}%",
+        "b": lambda v: fmt_params_b(float(v)),
+        "g3": lambda v: sig(float(v), 3),
+        "gpus": lambda v: fmt_gpus(round(v), lang),
+    }

@@ -1,0 +1,19 @@
+"""``GET /api/evaluate``: the model's whole result as JSON.  Strict: a bad parameter is a 422 naming the field."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.model import WorkloadInputs, evaluate
+from app.view.api import EvaluateOut, evaluate_out
+
+router = APIRouter()
+
+
+@router.head("/api/evaluate", include_in_schema=False)
+@router.get("/api/evaluate", summary="Evaluate a workload")
+def api_evaluate(params: Annotated[WorkloadInputs, Query()]) -> EvaluateOut:
+    """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field."""
+    return evaluate_out(evaluate(params))

@@ -1,0 +1,59 @@
+"""The lab (``/{lang}/``: the page, or for htmx the live regions that changed) and the compare page."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app import htmx, templating
+from app.caching import cacheable
+from app.model import Result, evaluate, normalise
+from app.model.inputs import Notice
+from app.model.moves import moves
+from app.routes import check_lang, query_dict, raw_query
+from app.view.compare import compare_context
+from app.view.lab import lab_context
+from app.view.regions import lab_regions, to_send
+
+router = APIRouter(include_in_schema=False)
+
+
+@lru_cache(maxsize=1024)  # a partial's previous state is almost always one just computed
+def evaluate_query(query: str) -> tuple[tuple[Notice, ...], Result]:
+    """A query string → the notices of its normalisation and the model's result (both immutable)."""
+    inputs, notices = normalise(parse_qs(query, keep_blank_values=True))
+    return notices, evaluate(inputs)
+
+
+@router.api_route("/{lang}/", methods=["GET", "HEAD"])
+def lab(lang: str, request: Request) -> Response:
+    check_lang(lang)
+    query = raw_query(request)
+    notices, result = evaluate_query(query)
+    present = parse_qs(query).get("present", [""])[-1] == "1"
+    prev_query = htmx.previous_state_query(request)
+    previous = evaluate_query(prev_query)[1] if prev_query is not None else None
+    if previous is not None and previous.inputs == result.inputs:
+        previous = None
+    change = moves(previous, result) if previous is not None else None
+    regions = lab_regions(result, notices, change)
+    ctx = lab_context(lang, result, regions, present=present)
+    if htmx.wants_partial(request):
+        before = lab_regions(previous) if previous is not None else None
+        html = templating.render_partial(lang, to_send(before, regions), ctx)
+        response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
+    else:
+        response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
+        if request.cookies.get("lang") != lang:
+            response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
+            return response
+    return cacheable(request, response, 300)
+
+
+@router.api_route("/{lang}/compare", methods=["GET", "HEAD"], response_class=HTMLResponse)
+def compare(lang: str, request: Request) -> Response:
+    check_lang(lang)
+    return HTMLResponse(templating.render_page("compare.html", compare_context(lang, query_dict(request))))

@@ -1,0 +1,79 @@
+"""The Jinja environment (stock, from constructor arguments), its globals and filters in one place, and the two
+ways the app renders: a whole page, or a lab partial (the live regions that changed, each swapped by id)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
+
+from app.i18n import LANGS, translator
+from app.model.decisions import DECISION_IDS
+from app.model.inputs import fmt_param
+from app.model.meters import METER_IDS
+from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
+from app.view import diagram
+from app.view.reference import REALITY
+
+ROOT = Path(__file__).parent
+STATIC = ROOT / "static"
+HTMX = "htmx-2.0.11.min.js"
+
+
+def asset_url(name: str) -> str:
+    """A static file's URL with its content hash, so it can be cached for a year."""
+    digest = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
+    return f"/static/{name}?v={digest}"
+
+
+GLOSSARY = json.loads((ROOT / "content" / "glossary.json").read_text(encoding="utf-8"))
+
+env = Environment(
+    loader=FileSystemLoader(ROOT / "templates"),
+    autoescape=True,        # every template is HTML
+    trim_blocks=True,
+    lstrip_blocks=True,
+    auto_reload=False,      # templates ship with the app
+    cache_size=-1,          # keep every compiled template
+)
+env.globals.update(
+    assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
+            "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
+            "swagger_init": asset_url("swagger-init.js")},
+    langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
+    rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
+    viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H,
+    node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
+)
+env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
+
+
+def t_args(args: dict, t) -> dict:  # noqa: ANN001
+    """Arguments for a catalogue text; enum-valued ones (``what``, ``bound``) translated first."""
+    return {k: (t(f"enum.{k}.{v}") if k in ("what", "bound") else v) for k, v in args.items()}
+
+
+def _input_labels(names, t) -> str:  # noqa: ANN001
+    """The parameters' labels, comma-separated (the causes of a meter's move)."""
+    return ", ".join(t(f"input.{name}.label") for name in names)
+
+
+env.filters["targs"] = t_args
+env.filters["input_labels"] = _input_labels
+env.filters["param"] = fmt_param  # a parameter's value as the URL and the form write it
+
+OOB = Markup(' hx-swap-oob="true"')
+
+
+def render_page(name: str, context: dict) -> str:
+    """A whole page; ``t`` is the context language's translator."""
+    return env.get_template(name).render({**context, "t": translator(context["lang"])})
+
+
+def render_partial(lang: str, regions: list, context: dict) -> str:
+    """The lab's live regions that changed, each with hx-swap-oob, plus the always-sent marker, notices and why."""
+    return env.get_template("partial.html").render(
+        {**context, "lang": lang, "t": translator(lang), "send": regions, "oob": OOB})

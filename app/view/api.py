@@ -1,0 +1,136 @@
+"""The JSON answer of ``GET /api/evaluate``, as pydantic models: OpenAPI (/docs) documents every field.
+
+The model's own dataclasses (GPU groups, the generation engine, memory by model, the DPO route) are used as they
+are, so a field added to the model appears in the answer and its schema without a second list here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.model import Result, WorkloadInputs
+from app.model.physics import Dpo, Generation, Groups, ModelMemory
+
+
+class MeterOut(BaseModel):
+    value: int = Field(ge=0, le=100, description="0–100: the physical figure normalised against its budget")
+    level: Literal["ok", "warn", "hot"]
+    figure: str = Field(description="catalogue key of the sentence with the physical figure")
+    figure_args: dict
+    formula: str = Field(description="catalogue key of the formula behind it")
+    formula_args: dict
+
+
+class NodeOut(BaseModel):
+    active: bool = Field(description="on the current path")
+    state: str = Field(description="ok | needed | warning | overloaded | inactive | removed")
+    bottleneck: bool
+
+
+class EdgeOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    source: str = Field(alias="from")
+    target: str = Field(alias="to")
+    active: bool
+    asynchronous: bool = Field(alias="async", description="off the training path (the metrics log)")
+
+
+class DecisionOut(BaseModel):
+    state: str = Field(description="needed | useful | trade_off | not_yet")
+    reason: str = Field(description="catalogue key")
+    args: dict
+
+
+class ReasonOut(BaseModel):
+    key: str
+    args: dict
+
+
+class StepOut(BaseModel):
+    """One RL step, wall clock on the given GPUs."""
+
+    generation_s: float
+    scoring_s: float
+    training_s: float
+    overlap_s: float = Field(description="scoring hidden behind generation (separate placement)")
+    total_s: float
+    generation_share: float = Field(description="generation_s / total_s")
+    generation_gpu_s: float
+    scoring_gpu_s: float
+    training_gpu_s: float
+    idle_gpu_s: float = Field(description="GPU-seconds no phase uses")
+    tokens: float = Field(description="rollouts · (prompt + response) tokens")
+    gpu_groups: Groups
+    generation_engine: Generation
+
+
+class MemoryOut(BaseModel):
+    total_gb: float
+    per_gpu_gb: float = Field(description="the fullest GPU, before KV cache")
+    gpu_memory_gb: float
+    usable_gb: float
+    fits: bool
+    min_gpus: int | None = Field(description="smallest GPU count that fits (null: not even 4,096)")
+    training_per_gpu_gb: float
+    scoring_per_gpu_gb: float
+    generation_per_gpu_gb: float
+    kv_gb_per_replica: float
+    models: ModelMemory
+
+
+class OfflineOut(BaseModel):
+    epoch_s: float
+    per_gpu_gb: float
+
+
+class EstimatesOut(BaseModel):
+    step: StepOut
+    memory: MemoryOut
+    dpo: Dpo
+    sft: OfflineOut
+    reward_model: OfflineOut
+
+
+class EvaluateOut(BaseModel):
+    """The model's whole result for one workload."""
+
+    inputs: WorkloadInputs = Field(description="the normalised parameters")
+    stage: str
+    bottleneck: str = Field(description="the node that limits the step")
+    meters: dict[str, MeterOut]
+    nodes: dict[str, NodeOut]
+    edges: dict[str, EdgeOut]
+    decisions: dict[str, DecisionOut]
+    reasons: list[ReasonOut]
+    estimates: EstimatesOut
+
+
+def evaluate_out(r: Result) -> EvaluateOut:
+    s, m, o = r.step, r.memory, r.offline
+    return EvaluateOut(
+        inputs=r.inputs, stage=r.stage, bottleneck=r.bottleneck,
+        meters={k: MeterOut(value=v.value, level=v.level, figure=v.figure, figure_args=v.figure_args,
+                            formula=v.formula, formula_args=v.formula_args) for k, v in r.meters.items()},
+        nodes={k: NodeOut(active=n.active, state=n.state, bottleneck=n.bottleneck) for k, n in r.nodes.items()},
+        edges={e.id: EdgeOut(source=e.source, target=e.target, active=e.active, asynchronous=e.asynchronous)
+               for e in r.edges},
+        decisions={k: DecisionOut(state=d.state, reason=d.reason, args=d.args) for k, d in r.decisions.items()},
+        reasons=[ReasonOut(key=x.key, args=x.args) for x in r.reasons],
+        estimates=EstimatesOut(
+            step=StepOut(
+                generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s, overlap_s=s.overlap_s,
+                total_s=s.total_s, generation_share=s.generation_share, generation_gpu_s=s.generation_gpu_s,
+                scoring_gpu_s=s.scoring_gpu_s, training_gpu_s=s.training_gpu_s, idle_gpu_s=s.idle_gpu_s,
+                tokens=s.tokens, gpu_groups=s.groups, generation_engine=s.gen),
+            memory=MemoryOut(
+                total_gb=m.total_gb, per_gpu_gb=m.per_gpu_gb, gpu_memory_gb=m.gpu_memory_gb, usable_gb=m.usable_gb,
+                fits=m.fits, min_gpus=m.min_gpus, training_per_gpu_gb=m.training_per_gpu_gb,
+                scoring_per_gpu_gb=m.scoring_per_gpu_gb, generation_per_gpu_gb=m.generation_per_gpu_gb,
+                kv_gb_per_replica=m.kv_gb_per_replica, models=m.models),
+            dpo=r.dpo,
+            sft=OfflineOut(epoch_s=o.sft_epoch_s, per_gpu_gb=o.sft_per_gpu_gb),
+            reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),
+        ),
+    )

@@ -1,0 +1,100 @@
+"""The lab page's context: the static parts (form controls, presets, walkthrough, reference tables) and the live
+regions' view-models (app/view/regions.py) for one state."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from app.model import Result, WorkloadInputs
+from app.model.assumptions import CONSTANTS, GPUS, SOURCES
+from app.model.inputs import CHOICE_SPECS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
+from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
+from app.view.regions import Region, lab_regions
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    kind: str              # number | choice
+    name: str
+    group: str
+    value: str
+    choices: tuple[str, ...] = ()
+    min: str = ""
+    max: str = ""
+    step: str = ""
+    ladder: str = ""       # the slider's notches as JSON (app.js reads it)
+    index: int = 0         # the notch nearest the value
+    last: int = 0
+
+
+LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
+
+
+def _nearest_index(ladder: tuple[float, ...], value: float) -> int:
+    return min(range(len(ladder)), key=lambda k: abs(ladder[k] - value) / max(abs(ladder[k]), 1e-9))
+
+
+def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
+    """Form controls in the contract's parameter order, so the form's query string is the canonical one."""
+    out = []
+    for name in PARAM_NAMES:
+        value = getattr(inputs, name)
+        if name in NUMBER_SPECS:
+            spec = NUMBER_SPECS[name]
+            out.append(Control(
+                "number", name, spec.group, fmt_param(value), min=fmt_param(spec.minimum),
+                max=fmt_param(spec.maximum), step="1" if spec.integer else "any", ladder=LADDER_JSON[name],
+                index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1))
+        else:
+            spec = CHOICE_SPECS[name]
+            out.append(Control("choice", name, spec.group, value, choices=spec.choices))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    current: int | None
+    steps: tuple[tuple[int, str, str], ...]  # (number, URL, focus)
+    prev: str | None
+    next: str | None
+    first: str
+    focus: str | None
+
+    @property
+    def total(self) -> int:
+        return len(self.steps)
+
+
+def walk(lang: str, inputs: WorkloadInputs) -> Walk:
+    n = inputs.step
+    steps = walk_links(lang)
+    return Walk(current=n, steps=steps,
+                prev=steps[n - 2][1] if n and n > 1 else None,
+                next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
+                first=steps[0][1], focus=walk_focus(inputs))
+
+
+ASSUMPTION_ROWS = tuple(
+    {"key": c.key, "value": fmt_param(c.value), "unit": c.unit, "source": c.source} for c in CONSTANTS.values())
+
+
+def other(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
+
+
+def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
+    """Everything lab.html reads.  ``regions`` are this state's live regions (lab_regions)."""
+    i = result.inputs
+    query = canonical_query(i)
+    return {
+        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "controls": controls(i),
+        "presets": preset_links(lang), "current_preset": current_preset(i),
+        "self_url": f"/{lang}/?{query}",
+        "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
+        "compare_url": f"/{lang}/compare?{query}", "walk": walk(lang, i),
+        "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPUS.values(), "sources": SOURCES,
+    }
+
+
+__all__ = ["lab_context", "lab_regions", "controls", "walk"]

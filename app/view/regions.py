@@ -1,0 +1,174 @@
+"""The live regions of the lab page, each with a frozen view-model: everything its template reads, and nothing else.
+
+A region's template (a macro of app/templates/regions.html named after its ``kind``) receives only its view-model,
+so what a region depends on is written exactly once, here.  The full page renders every region in place; an htmx
+partial sends the regions whose view-model differs from the previous state's (``to_send``), each swapped by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.model import Result
+from app.model.assumptions import CONSTANTS
+from app.model.decisions import DECISION_IDS, Decision
+from app.model.evaluate import Reason
+from app.model.inputs import Notice
+from app.model.meters import METER_IDS, Meter
+from app.model.moves import Moves
+from app.model.stages import NODE_IDS, EdgeState, NodeState
+from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
+from app.view.links import canonical_query, current_preset, walk_focus
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    kind: str      # the macro in regions.html that renders it
+    dom_id: str    # the element's id: an out-of-band swap replaces the element with this id
+    vm: object     # the frozen view-model the macro receives
+
+
+@dataclass(frozen=True, slots=True)
+class StageVM:
+    stage: str
+    bottleneck: str
+
+
+@dataclass(frozen=True, slots=True)
+class NodeVM:
+    id: str
+    state: NodeState
+
+
+@dataclass(frozen=True, slots=True)
+class MeterVM:
+    id: str
+    meter: Meter
+    focus: bool
+    band: tuple[str, str]  # the <meter>'s low and high attributes
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionVM:
+    id: str
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class StripVM:
+    meters: tuple[tuple[str, int, str], ...]  # (meter id, value, level)
+    stage: str
+
+
+@dataclass(frozen=True, slots=True)
+class EstHeadVM:
+    gpus: int
+    gpu: str
+    placement: str
+
+
+@dataclass(frozen=True, slots=True)
+class EstStepVM:
+    stage: str
+    step: object        # app.model.physics.Step
+    dpo: object         # app.model.physics.Dpo
+    offline: object     # app.model.physics.Stages
+    lanes: tuple[Lane, ...]
+    gpus: int
+    epochs: int
+    prompt_tokens: int
+    response_tokens: int
+    policy_b: float
+    rm_b: float
+    pairs: int
+    demos: int
+
+
+@dataclass(frozen=True, slots=True)
+class EstCapVM:
+    usable_gb: float
+    gpu_gb: float
+
+
+@dataclass(frozen=True, slots=True)
+class EstVsVM:
+    ppo_total_gb: float
+    ppo_min_gpus: int
+    dpo_total_gb: float
+    dpo_min_gpus: int
+    dpo_step_s: float
+    ppo_step_s: float
+    generation_s: float
+    rollouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerVM:
+    query: str
+    preset: str | None
+    focus: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoticesVM:
+    notices: tuple[Notice, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WhyVM:
+    reasons: tuple[Reason, ...]
+    change: Moves | None
+    stage: str
+    bottleneck: str
+
+
+ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
+
+
+def _band(meter_id: str) -> tuple[str, str]:
+    keys = ("memory_warn", "memory_hot") if meter_id == "train_memory" else ("meter_warn", "meter_hot")
+    return tuple(f"{CONSTANTS[k].value:g}" for k in keys)
+
+
+BANDS = {mid: _band(mid) for mid in METER_IDS}
+
+
+def lab_regions(r: Result, notices: tuple[Notice, ...] = (), change: Moves | None = None) -> dict[str, Region]:
+    """Every live region of the lab page for one state, in page order, by DOM id."""
+    i = r.inputs
+    focus = walk_focus(i)
+    regions = [
+        Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus)),
+        Region("notices", "live-notices", NoticesVM(notices)),
+        Region("stage", "live-stage", StageVM(r.stage, r.bottleneck)),
+    ]
+    regions += [Region("node", f"dg-n-{k}", NodeVM(k, r.nodes[k])) for k in NODE_IDS]
+    regions += [Region("edge", f"dg-e-{e.id}", e) for e in r.edges]
+    regions += [Region("meter", f"meter-{k}", MeterVM(k, r.meters[k], focus == k, BANDS[k])) for k in METER_IDS]
+    regions += [
+        Region("est_head", "est-head", EstHeadVM(i.gpus, i.gpu, i.placement)),
+        Region("est_step", "est-step", EstStepVM(
+            r.stage, r.step, r.dpo, r.offline, timeline(r), i.gpus, i.epochs, i.prompt_tokens, i.response_tokens,
+            i.policy_b, i.rm_b, i.pairs, i.demos)),
+        Region("est_mem", "est-mem", memory_bars(r)),
+        Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
+        Region("est_vs", "est-vs", EstVsVM(
+            r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
+            r.step.generation_s, i.rollouts)),
+        Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck)),
+        Region("strip", "meter-strip", StripVM(
+            tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)),
+    ]
+    regions += [Region("decision", f"decision-{k}", DecisionVM(k, r.decisions[k])) for k in DECISION_IDS]
+    return {reg.dom_id: reg for reg in regions}
+
+
+def to_send(before: dict[str, Region] | None, now: dict[str, Region]) -> list[Region]:
+    """The regions of ``now`` whose view-model differs from ``before``'s (all of them without a previous state)."""
+    if before is None:
+        return list(now.values())
+    return [reg for dom_id, reg in now.items()
+            if dom_id in ALWAYS_SENT or dom_id not in before or before[dom_id].vm != reg.vm]
+
+
+__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryBars", "Region", "lab_regions", "to_send"]
