@@ -8,16 +8,15 @@ can block rendering, and the compressed size of a first load.  Timing budgets ar
 from __future__ import annotations
 
 import gzip
-import random
 from html.parser import HTMLParser
-from urllib.parse import urlencode, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from support.urls import default_moves, lab_path, random_moves
 
-from app.main import app
 from app.model import DEFAULTS
-from app.model.inputs import CHOICES, NUMBERS
+from app.model.inputs import NUMBERS
 
 LANGS = ("en", "zh")
 BASE = "http://testserver"
@@ -28,55 +27,6 @@ MAX_RESOURCES = 6  # same-origin resources a first load fetches, the page includ
 ROLLOUTS = next(s for s in NUMBERS if s.name == "rollouts").ladder
 START = ROLLOUTS.index(DEFAULTS.rollouts)
 RANDOM_MOVES = 150  # per language: one-notch moves from seeded random states (other inputs off their defaults)
-
-
-def notches(name: str) -> list[object]:
-    """A slider's notches as the form sends them, or a choice's values."""
-    for spec in NUMBERS:
-        if spec.name == name:
-            return [int(v) if spec.integer else v for v in spec.ladder]
-    return list(next(c for c in CHOICES if c.name == name).choices)
-
-
-def default_moves() -> list[tuple[str, dict[str, object], dict[str, object]]]:
-    """Every one-notch move of every slider, both ways, and every choice switch, from the defaults."""
-    moves = []
-    for spec in NUMBERS:
-        ladder = notches(spec.name)
-        for a, b in zip(ladder, ladder[1:], strict=False):
-            moves += [(f"{spec.name} {a}->{b}", {spec.name: a}, {spec.name: b}),
-                      (f"{spec.name} {b}->{a}", {spec.name: b}, {spec.name: a})]
-    for choice in CHOICES:
-        for a in choice.choices:
-            for b in choice.choices:
-                if a != b:
-                    moves.append((f"{choice.name} {a}->{b}", {choice.name: a}, {choice.name: b}))
-    return moves
-
-
-def random_moves(seed: int, n: int) -> list[tuple[str, dict[str, object], dict[str, object]]]:
-    """n one-notch moves (or choice switches) from random states: every input on a random notch."""
-    rng = random.Random(seed)
-    names = [s.name for s in NUMBERS] + [c.name for c in CHOICES]
-    moves = []
-    for _ in range(n):
-        state = {name: rng.choice(notches(name)) for name in names}
-        name = rng.choice(names)
-        values = notches(name)
-        i = values.index(state[name])
-        j = rng.choice([k for k in (i - 1, i + 1) if 0 <= k < len(values)]) if name in {s.name for s in NUMBERS} \
-            else rng.choice([k for k in range(len(values)) if k != i])
-        moves.append((f"{name} {values[i]}->{values[j]} in {state}", state, {**state, name: values[j]}))
-    return moves
-
-
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(app)
-
-
-def lab_path(lang: str, **changes: object) -> str:
-    return f"/{lang}/?{urlencode(DEFAULTS.query(**changes))}"
 
 
 class Resources(HTMLParser):

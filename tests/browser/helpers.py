@@ -9,15 +9,13 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-LANGS = ("zh", "en")
+from app.model.inputs import NUMBERS
+from app.model.meters import METER_IDS as METERS
+from app.model.scenarios import PRESETS as _PRESETS
+
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
-STAGES = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
-PRESETS = STAGES  # the evolution cards, left to right, carry the stage ids
-METERS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
-NODES = ("demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
-         "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log")
-NUMERIC = ("demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "gpus",
-           "prompt_tokens", "response_tokens")
+PRESETS = tuple(p.id for p in _PRESETS)  # the evolution cards, left to right, carry the stage ids
+NUMERIC = tuple(s.name for s in NUMBERS)
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

@@ -14,12 +14,12 @@ from urllib.parse import parse_qsl, quote, quote_plus
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.asgi import get
 
 from app.model.inputs import PARAM_NAMES
 
-from .asgi import get
-from .support import assert_html, assert_json, assert_security_headers
-from .support import examples as scaled
+from .checks import assert_html, assert_json, assert_security_headers
+from .checks import examples as scaled
 
 PARAMS = [*PARAM_NAMES, "step", "present"]
 PAYLOADS = [

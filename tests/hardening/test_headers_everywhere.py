@@ -8,9 +8,9 @@ Bugs found here (405 without ``Allow``, ``HEAD`` refused, /docs and /redoc blank
 from __future__ import annotations
 
 import pytest
+from support.asgi import get, request
 
-from .asgi import get, request
-from .support import HTMX, assert_security_headers, csp_violations
+from .checks import HTMX, assert_security_headers, csp_violations
 
 ETAG_COOKIE = {"Cookie": "lang=en"}
 

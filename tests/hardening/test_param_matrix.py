@@ -19,12 +19,12 @@ from urllib.parse import quote
 
 import pytest
 from markupsafe import escape
+from support.asgi import get
 
 from app.model.assumptions import SEPARATE_MIN_GPUS
 from app.model.inputs import CHOICES, NUMBERS, STEP_MAX, fmt_param
 
-from .asgi import get
-from .support import (
+from .checks import (
     HTMX,
     assert_html,
     assert_json,

@@ -17,12 +17,12 @@ from urllib.parse import urlencode
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.asgi import get
 
 from app.model.scenarios import PRESETS, WALKTHROUGH
 
-from .asgi import get
+from .checks import examples
 from .regions import by_id, canonical
-from .support import examples
 
 STATES = [p.inputs.query() for p in PRESETS] + [w.inputs.query() for w in WALKTHROUGH] + [{}]
 CHANGES = {

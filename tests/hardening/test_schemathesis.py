@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from app.main import app
 
-from .support import examples
+from .checks import examples
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

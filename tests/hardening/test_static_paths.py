@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.asgi import request
 
 from app.templating import STATIC
 
-from .asgi import request
-from .support import assert_security_headers
+from .checks import assert_security_headers
 
 ROOT = Path(STATIC).parent.parent
 # Text that must never come back: the app's own source, project files, system files.

@@ -6,11 +6,11 @@ import re
 from urllib.parse import quote, urlencode
 
 import pytest
+from support.html import parse
+from support.urls import HTMX, LANGS
 
 from app.model import DEFAULTS
 from app.model.inputs import PARAM_NAMES
-
-from .helpers import HTMX, LANGS, parse
 
 XSS_TAG = "<script>alert(1)</script>"
 XSS_ATTR = '"onmouseover=alert(1)'

@@ -6,6 +6,8 @@ import math
 from urllib.parse import urlsplit
 
 import pytest
+from support.html import parse
+from support.urls import HTMX, LANGS, STATES, lab_path, query_of
 
 from app.model import evaluate, normalise
 from app.model.decisions import DECISION_IDS, DECISION_STATES
@@ -13,8 +15,6 @@ from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, STAGE_IDS
-
-from .helpers import HTMX, LANGS, STATES, lab_path, parse, query_of
 
 PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
 CONTRACT_INPUTS = ("demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",

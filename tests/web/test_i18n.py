@@ -8,6 +8,7 @@ import re
 import string
 
 import pytest
+from support.urls import LANGS, STATES, lab_path
 
 from app import templating
 from app.i18n import catalogue, translator
@@ -21,8 +22,6 @@ from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.estimates import memory_bars, timeline
 from app.view.reference import REALITY
-
-from .helpers import LANGS, STATES, lab_path
 
 TEMPLATES = templating.ROOT / "templates"
 APP = templating.ROOT

@@ -6,7 +6,8 @@ Request, which holds the scope and every middleware's `send` closure — and tha
 of a never-seen partial's CPU when a template defined a `{% macro %}` on every render (a macro defined in a
 template is stored in the render's context and closes over it).  docs/performance.md, "Garbage".
 
-Driven straight through the ASGI app on one event loop (no TestClient: its thread portal makes cycles of its own).
+Driven straight through the ASGI app on one event loop by tests/support/asgi.py (no TestClient: its thread portal
+makes cycles of its own).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import asyncio
 import gc
 
 import pytest
-
-from app.main import app
+from support.asgi import call
 
 PREVIOUS = b"http://testserver/en/?rollouts=512"
 CASES = {
@@ -35,21 +35,9 @@ CASES = {
 
 
 async def _call(path: str, query: bytes, headers: tuple) -> int:
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query, "root_path": "",
-             "headers": [(b"host", b"testserver"), (b"accept-encoding", b"gzip"), *headers],
-             "client": ("127.0.0.1", 1), "server": ("testserver", 80)}
-    status = []
-
-    async def receive() -> dict:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict) -> None:
-        if message["type"] == "http.response.start":
-            status.append(message["status"])
-
-    await app(scope, receive, send)
-    return status[0]
+    target = path.encode() + (b"?" + query if query else b"")
+    reply = await call("GET", target, [(b"host", b"testserver"), (b"accept-encoding", b"gzip"), *headers])
+    return reply.status
 
 
 async def _garbage_of(case: tuple) -> tuple[int, list[str]]:

@@ -6,13 +6,13 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from support.html import parse
+from support.urls import HTML_LANG, HTMX, LANGS, lab_path, query_of
 
 from app.i18n import catalogue
 from app.model import evaluate
 from app.model.inputs import PARAM_NAMES
 from app.model.scenarios import PRESETS, WALKTHROUGH
-
-from .helpers import HTML_LANG, HTMX, LANGS, lab_path, parse, query_of
 
 # --- / → /zh/ or /en/ -----------------------------------------------------------------------------------------
 

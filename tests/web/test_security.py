@@ -6,11 +6,11 @@ import asyncio
 from urllib.parse import urlencode
 
 import pytest
+from support.html import csp_directives, parse
+from support.urls import HTMX, LANGS, STATES, lab_path
 
 from app.main import app
 from app.model.scenarios import PRESETS
-
-from .helpers import HTMX, LANGS, STATES, csp_directives, lab_path, parse
 
 _PPO = lab_path("en", PRESETS[2].inputs)
 

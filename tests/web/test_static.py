@@ -6,10 +6,10 @@ import hashlib
 import re
 
 import pytest
+from support.html import parse
+from support.urls import LANGS
 
 from app import templating
-
-from .helpers import LANGS, parse
 
 STATIC = templating.STATIC
 HTMX_FILE = STATIC / "htmx-2.0.11.min.js"

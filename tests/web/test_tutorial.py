@@ -6,13 +6,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from markdown_it import MarkdownIt
+from support.html import parse
+from support.urls import LANGS, query_of
 
 from app import templating
 from app.model import evaluate, normalise
 from app.model.stages import STAGE_IDS
 from app.tutorial import lab_links, tutorial_path
-
-from .helpers import LANGS, parse, query_of
 
 
 def _source(lang: str) -> str:

@@ -1,32 +1,9 @@
-"""Small helpers shared by the web tests: an html.parser-based element index and the URLs of known states."""
+"""An html.parser-based element index of a page (every start tag, its attributes and text), and a CSP parser."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from urllib.parse import parse_qs, urlencode, urlsplit
-
-from app.model import WorkloadInputs
-from app.model.scenarios import PRESETS, WALKTHROUGH
-
-LANGS = ("zh", "en")
-HTML_LANG = {"zh": "zh-CN", "en": "en"}
-HTMX = {"HX-Request": "true"}
-
-# Every workload the page is built around: the six presets and the eight walkthrough steps.
-STATES: dict[str, WorkloadInputs] = {
-    **{f"preset-{p.id}": p.inputs for p in PRESETS},
-    **{f"step-{w.number}": w.inputs for w in WALKTHROUGH},
-}
-
-
-def lab_path(lang: str, inputs: WorkloadInputs, **changes: object) -> str:
-    return f"/{lang}/?{urlencode(inputs.query(**changes))}"
-
-
-def query_of(url: str) -> dict[str, str]:
-    """The query of a URL as {name: last value} (what normalise() reads)."""
-    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
 
 
 @dataclass
@@ -121,15 +98,3 @@ def csp_directives(header: str) -> dict[str, list[str]]:
         if words:
             out[words[0].lower()] = words[1:]
     return out
-
-
-def response_cache(client):  # noqa: ANN001, ANN201 - a TestClient of app.main.app → its PartialCacheMiddleware
-    """The app's in-process partial cache (app/partial_cache.py), found in the built middleware stack."""
-    from app.main import app
-    from app.partial_cache import PartialCacheMiddleware
-
-    client.get("/healthz")  # the middleware stack exists after the first request
-    node = app.middleware_stack
-    while not isinstance(node, PartialCacheMiddleware):
-        node = node.app
-    return node

@@ -8,10 +8,11 @@ import os
 import re
 from urllib.parse import parse_qs, urlsplit
 
+from support.asgi import Reply
+
 from app.i18n import catalogue
 from app.security import CSP
 
-from .asgi import Reply
 from .htmlcheck import StrictHTML, check_html
 
 HTML_LANG = {"zh": "zh-CN", "en": "en"}

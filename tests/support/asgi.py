@@ -54,7 +54,8 @@ class Reply:
 HeaderArg = Mapping[str, str] | Iterable[tuple[str, str]]
 
 
-async def _call(method: str, target: bytes, headers: list[tuple[bytes, bytes]]) -> Reply:
+async def call(method: str, target: bytes, headers: list[tuple[bytes, bytes]]) -> Reply:
+    """One request on the running event loop (for tests that drive the app from their own loop)."""
     raw_path, _, query = target.partition(b"?")
     scope = {
         "type": "http", "asgi": {"version": "3.0", "spec_version": "2.4"}, "http_version": "1.1",
@@ -99,7 +100,7 @@ def request(method: str, target: str | bytes, headers: HeaderArg = ()) -> Reply:
     raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in items]
     if not any(k == b"host" for k, _ in raw):
         raw.insert(0, (b"host", b"testserver"))
-    return _RUNNER.run(_call(method, target, raw))
+    return _RUNNER.run(call(method, target, raw))
 
 
 def get(target: str | bytes, headers: HeaderArg = ()) -> Reply:
