@@ -322,6 +322,19 @@ def _divisors(n: int) -> list[int]:
     return sorted({*small, *(n // d for d in small)})
 
 
+def _fit_prompts(prompts: int, group: int, world: int) -> int | None:
+    """The most prompts per step, at most ``prompts``, whose responses (· group) split evenly over ``world``
+    training GPUs (verl checks train_batch_size · rollout.n against the GPU count; DeepSpeed needs whole
+    micro-batches per GPU); None when not even one such batch fits.
+
+    >>> _fit_prompts(512, 1, 6), _fit_prompts(64, 8, 6), _fit_prompts(4, 1, 8)
+    (510, 63, None)
+    """
+    step = world // math.gcd(group, world)
+    fitted = prompts - prompts % step
+    return fitted if fitted >= 1 else None
+
+
 def _verl_mini_batch(prompts: int, group: int, world: int) -> int | None:
     """verl's ``ppo_mini_batch_size`` in prompts: it divides the prompts per step, its sequences (· group) split
     evenly over the ``world`` training GPUs, and it comes nearest TARGET_BATCH_SEQUENCES sequences.
@@ -474,8 +487,6 @@ def _common_notes(b: _Builder, layout: LaunchLayout, rl: _Rl | None) -> None:
         b.note("launch.note.custom_model", path=PLACEHOLDER_MODEL, size=layout.policy_b)
     if rl is None:
         return
-    if rl.samples != layout.rollouts:
-        b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=rl.samples, group=rl.group)
     if not rl.ref:
         b.note("launch.note.no_reference")
     if layout.response_max_tokens > layout.response_tokens:
@@ -505,8 +516,9 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
                                  per_node=layout.gpus_per_node)
     else:
         trainer_gpus, trainer_nodes, rollout_nodes = layout.gpus, (layout.nodes, layout.gpus_per_node), None
-    mini = _verl_mini_batch(rl.prompts_per_step, rl.group, trainer_gpus)
-    if mini is None:
+    prompts = _fit_prompts(rl.prompts_per_step, rl.group, trainer_gpus)
+    mini = None if prompts is None else _verl_mini_batch(prompts, rl.group, trainer_gpus)
+    if prompts is None or mini is None:
         return None, _reason("launch.reason.batch_not_divisible", samples=rl.samples, gpus=trainer_gpus)
 
     b = _Builder("verl", VERL_FLAGS)
@@ -514,7 +526,7 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
     b.add("algorithm.adv_estimator", "grpo" if rl.grpo else "gae")
     b.add("data.train_files", PLACEHOLDER_TRAIN_FILES)
     b.add("data.val_files", PLACEHOLDER_VAL_FILES)
-    b.add("data.train_batch_size", rl.prompts_per_step)
+    b.add("data.train_batch_size", prompts)
     b.add("data.max_prompt_length", layout.prompt_max_tokens)
     b.add("data.max_response_length", layout.response_max_tokens)
     if layout.prompts > 0:
@@ -570,7 +582,7 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
     if separate:
         b.add("trainer.use_v1", True)
         b.add("trainer.v1.trainer_mode", "separate_async")
-        b.add("trainer.v1.separate_async.parameter_sync_step", rl.prompts_per_step // mini)
+        b.add("trainer.v1.separate_async.parameter_sync_step", prompts // mini)
         b.add("trainer.v1.sampler.max_off_policy_threshold", layout.staleness)
         b.note("launch.note.verl_trainer_pool", gpus=trainer_gpus, scoring=layout.scoring_gpus,
                training=layout.training_gpus)
@@ -579,6 +591,8 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
     b.add("trainer.n_gpus_per_node", trainer_nodes[1])
     b.add("trainer.total_epochs", 1)
     b.note("launch.note.mini_batch", sequences=mini * rl.group, target=TARGET_BATCH_SEQUENCES)
+    if prompts * rl.group != layout.rollouts:
+        b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=prompts * rl.group)
     if layout.tuning == "lora":
         b.note("launch.note.verl_lora", rank=LORA_RANK, alpha=LORA_ALPHA)
     if layout.arch in MOE_ARCHS:
@@ -633,9 +647,11 @@ def _openrlhf(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | Non
             return None, _reason("launch.reason.not_whole_nodes", role=role, gpus=gpus, per_node=layout.gpus_per_node)
         placed[role] = nodes
     actor_gpus = roles["actor"]
-    batch = _openrlhf_train_batch(rl.samples, actor_gpus)
-    if batch is None:
+    prompts = _fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
+    batch = None if prompts is None else _openrlhf_train_batch(prompts * rl.group, actor_gpus)
+    if prompts is None or batch is None:
         return None, _reason("launch.reason.batch_not_divisible", samples=rl.samples, gpus=actor_gpus)
+    samples = prompts * rl.group
 
     b = _Builder("openrlhf", OPENRLHF_FLAGS)
     colocated = layout.placement == "colocated"
@@ -663,8 +679,8 @@ def _openrlhf(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | Non
         b.note("launch.note.openrlhf_async", staleness=layout.staleness)
     b.add("--algo.advantage.estimator", "group_norm" if rl.grpo else "gae")
     b.add("--rollout.n_samples_per_prompt", rl.group)
-    b.add("--rollout.batch_size", rl.prompts_per_step)
-    b.add("--rollout.micro_batch_size", max(1, min(MAX_ROLLOUT_MICRO_BATCH, rl.samples // actor_gpus)))
+    b.add("--rollout.batch_size", prompts)
+    b.add("--rollout.micro_batch_size", max(1, min(MAX_ROLLOUT_MICRO_BATCH, samples // actor_gpus)))
     b.add("--rollout.max_new_tokens", layout.response_max_tokens)
     b.add("--data.max_len", rl.max_len)
     b.add("--train.batch_size", batch)
@@ -689,6 +705,8 @@ def _openrlhf(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | Non
     if layout.placement == "separate" and layout.scoring_gpus > 0 and not (rl.ref or rl.reward_model):
         b.note("launch.note.scoring_gpus_idle", gpus=layout.scoring_gpus)
     b.note("launch.note.train_batch", samples=batch, target=TARGET_BATCH_SEQUENCES)
+    if samples != layout.rollouts:
+        b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=samples)
     _common_notes(b, layout, rl)
     return b.command(OPENRLHF_VERSION, LAUNCHERS["openrlhf.train_ppo_ray"][0]), None
 
