@@ -39,6 +39,8 @@ SOURCES: dict[str, tuple[str, str]] = {
     "verl.grpo_example": ("verl, examples/grpo_trainer/run_qwen2-7b.sh", _VERL + "examples/grpo_trainer/run_qwen2-7b.sh"),
     "verl.ppo_rm_example": ("verl, examples/ppo_trainer/run_qwen2-7b_rm_seq_balance.sh",
                             _VERL + "examples/ppo_trainer/run_qwen2-7b_rm_seq_balance.sh"),
+    "verl.moe_example": ("verl, examples/grpo_trainer/run_qwen3moe-30b_megatron.sh (Megatron, expert parallel)",
+                         _VERL + "examples/grpo_trainer/run_qwen3moe-30b_megatron.sh"),
     "verl.hf_rollout_removed": ("verl PR #3071 “add a separate rollout worker” (removes hf_rollout); issue #4424",
                                 "https://github.com/verl-project/verl/pull/3071"),
     "verl.dpo_extension": ("verl, Extend to other RL(HF) algorithms (docs/advance/dpo_extension.rst)",
