@@ -289,14 +289,16 @@ class Launch:
 
 
 def _num(value: float | int) -> str:
-    """A number as a flag value: integers without '.0', floats in their shortest round-trip form.
+    """A number as a flag value: integers without '.0', floats to 6 significant digits in their shortest form
+    (so that arithmetic noise such as 0.6000000000000001 does not reach the command).
 
-    >>> _num(8), _num(0.6), _num(0.001), _num(1.0)
-    ('8', '0.6', '0.001', '1')
+    >>> _num(8), _num(0.6000000000000001), _num(0.001), _num(1e-05), _num(1.0), _num(True)
+    ('8', '0.6', '0.001', '1e-05', '1', 'True')
     """
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, float):
+        value = float(f"{value:.6g}")
         return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
 
