@@ -432,7 +432,7 @@ def _invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR09
         ("gpu_memory_utilization", 0 < layout.gpu_memory_utilization <= 1),
         ("group", layout.group >= 1),
         ("rollouts", layout.rollouts >= 1),
-        ("kl", layout.kl > 0 if layout.method == "dpo" else layout.kl >= 0),
+        ("kl", (layout.kl > 0 if layout.method == "dpo" else layout.kl >= 0) and layout.kl <= 1),  # contract: 0–1
         ("epochs", layout.epochs >= 1),
         ("prompt_tokens", layout.prompt_tokens >= 1),
         ("prompt_max_tokens", layout.prompt_max_tokens >= layout.prompt_tokens),

@@ -402,6 +402,7 @@ def test_unsupported_combinations_give_none_and_a_reason(changes, key):
     ({"arch": "x; rm -rf /"}, "arch"),
     ({"kl": math.nan}, "kl"),
     ({"kl": -1.0}, "kl"),
+    ({"kl": 2.0}, "kl"),
     ({"gpus": 12}, "nodes"),  # 12 GPUs are not 1 node × 8
     ({"rollout_replicas": 4}, "rollout_replicas"),  # 4 engines · tp 1 ≠ 8 colocated GPUs
     ({"response_max_tokens": 100}, "response_max_tokens"),  # below the mean of 1,024
