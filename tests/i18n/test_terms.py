@@ -110,6 +110,10 @@ def test_zh_catalogues_use_only_kept_english():
     assert found == {}
 
 
+def test_zh_glossary_uses_only_kept_english():
+    assert {k: words for k, v in glossary_zh().items() if (words := english_left(v))} == {}
+
+
 # --- the UI words, and the tutorial quoting them ------------------------------------------------------------------
 
 
