@@ -186,7 +186,7 @@ def test_compare_every_pair_of_presets(client, lang, a, b):
     assert removed == {n for n, s in ra.nodes.items() if s.active and not rb.nodes[n].active}
     assert added == {n for n, s in rb.nodes.items() if s.active and not ra.nodes[n].active}
     t = catalogue(lang)
-    heads = [e.text for e in doc.tags("h2") if ":" in e.text]
+    heads = [e.text for e in doc.tags("h2") if ":" in e.text or "：" in e.text]
     assert any(t[f"stage.{ra.stage}.name"] in h for h in heads)
     assert any(t[f"stage.{rb.stage}.name"] in h for h in heads)
     assert len(doc.having("data-compare-meter")) == 5
