@@ -9,9 +9,14 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from app.i18n import LANGS
 from app.model.inputs import NUMBERS
 from app.model.meters import METER_IDS as METERS
 from app.model.scenarios import PRESETS as _PRESETS
+from app.model.stages import NODE_IDS as NODES
+from app.model.stages import STAGE_IDS as STAGES
+
+__all__ = ["CJK", "HTML_LANG", "LANGS", "METERS", "NODES", "NUMERIC", "PRESETS", "STAGES"]  # and the helpers below
 
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
 PRESETS = tuple(p.id for p in _PRESETS)  # the evolution cards, left to right, carry the stage ids

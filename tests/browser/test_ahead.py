@@ -198,22 +198,27 @@ def test_request_right_after_an_answered_move_is_diffed_against_the_state_on_scr
 
 
 def test_a_pointer_sweeping_across_the_form_fetches_nothing_ahead(page: Page, base_url: str) -> None:
+    """The page's timers run on Playwright's clock, paused during the sweep: the 80 ms rest timer can only fire when
+    the test advances time, so the sweep's speed on a loaded machine does not matter."""
+    page.clock.install()
     goto(page, f"{base_url}/en/")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     seen = Requests(page, "en")
-    page.guard.settle(page)
     page.locator("input.ladder[data-for=in-rollouts]").scroll_into_view_if_needed()
     height = page.viewport_size["height"]
     boxes = [b for n in ("demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl")
              if (b := page.locator(f"input.ladder[data-for=in-{n}]").bounding_box()) and 0 < b["y"] < height - 10]
     assert len(boxes) >= 3, "the sweep should cross several sliders on screen"
-    for box in boxes:  # a few milliseconds on each control, then off the form
+    for box in boxes:  # 10 ms of page time on each control, then off the form
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=2)
+        page.clock.run_for(10)
     page.mouse.move(5, 5)
-    page.wait_for_timeout(REST_MS)
+    page.clock.run_for(REST_MS)
     page.guard.settle(page)
     assert seen.fetch == [], f"a passing pointer fetched ahead: {seen.fetch}"
     box = page.locator("input.ladder[data-for=in-rollouts]").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # and rests on the rollouts slider
-    page.wait_for_timeout(REST_MS)
+    page.clock.run_for(REST_MS)
+    page.clock.resume()
     page.guard.settle(page)
     assert len(seen.fetch) == 2 and all("rollouts=" in u for u in seen.fetch), seen.fetch
