@@ -6,6 +6,7 @@ import math
 from urllib.parse import urlsplit
 
 import pytest
+from support.budgets import PARTIAL_MAX_BYTES
 from support.html import parse
 from support.urls import HTMX, LANGS, STATES, lab_path, query_of
 
@@ -184,7 +185,6 @@ BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
 # the links that carry the state are not sent: app.js derives them (tests/browser check it)
 ALWAYS_SENT = {"live-marker", "live-notices", "live-why"}
-BUDGET_BYTES = 15_000
 
 
 def _expected_regions(before: dict, after: dict) -> set[str]:
@@ -212,7 +212,7 @@ def test_partial_after_one_notch_sends_only_changed_regions_within_budget(client
         **HTMX, "HX-Current-URL": "http://testserver" + lab_path(lang, BEFORE)})
     assert r.status_code == 200
     size = len(r.content)  # httpx has already undone gzip: this is the uncompressed size
-    assert size <= BUDGET_BYTES, f"{lang} partial is {size:,} bytes"
+    assert size <= PARTIAL_MAX_BYTES, f"{lang} partial is {size:,} bytes"
     doc = parse(r.text)
     # the estimates section travels as blocks (est-head, est-step, est-mem, est-vs): count them as one region
     sent = {"live-estimates" if (e.get("id") or "").startswith("est-") else
@@ -238,18 +238,3 @@ def test_partial_without_a_change_reuses_nothing_stale(client, api, lang):
     assert r.status_code == 200
     assert _meter_values(r.text) == {k: v["value"] for k, v in api(BEFORE)["meters"].items()}
 
-
-# --- first load -------------------------------------------------------------------------------------------------
-
-
-def test_first_load_needs_at_most_six_same_origin_resources(client):
-    doc = parse(client.get("/en/").text)
-    urls = {"/en/"}
-    for e in doc.tags("link"):
-        rel = set((e.get("rel") or "").lower().split())
-        if rel & {"stylesheet", "icon", "preload", "modulepreload"}:
-            urls.add(e.get("href"))
-    urls |= {e.get("src") for e in doc.tags("script") if e.get("src")}
-    urls |= {e.get("src") for e in doc.tags("img") if e.get("src")}
-    assert all(u.startswith("/") and not u.startswith("//") for u in urls), sorted(urls)
-    assert len(urls) <= 6, sorted(urls)
