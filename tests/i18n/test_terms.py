@@ -136,3 +136,11 @@ def test_tutorial_quotes_ui_labels_exactly():
     quotes = tutorial_quotes()
     assert len(quotes) >= 8
     assert [(n, q) for n, q in quotes if q not in _LABELS] == []
+
+
+def test_code_spans_are_not_prose():
+    """What the reader types (a flag, a config key, a function signature) sits in <code>…</code> and is not
+    checked as Chinese prose: neither its English words nor a forbidden variant inside it count."""
+    text = catalogue_prose("先执行 <code>ray start</code>，再用 <code>--data.label_key</code> 传入。")
+    assert english_left(text) == []
+    assert english_left(catalogue_prose("先执行 ray start。")) == ["start"]
