@@ -1,11 +1,11 @@
-"""Every constant the workload model uses, in one place.
+"""Every constant the workload model uses, in one place: values, units, sources, GPUs and architectures.
 
 Each constant carries its value, its unit and either a source (a key of ``SOURCES``) or the label
 "teaching assumption" (``source=None``).  The page's assumptions section and ``docs/model.md`` are
-rendered from ``CONSTANTS`` and ``GPUS``, so what the reader sees is what the code computes with.
+rendered from ``CONSTANTS``, ``GPUS`` and ``ARCHS``, so what the reader sees is what the code computes with.
 
-Units are in the names: ``_gb`` = 10^9 bytes, ``_tb_per_s`` = 10^12 bytes per second,
-``_tflops`` = 10^12 FLOP per second, ``_s`` = seconds.
+Units are in the names: ``_gb`` = 10^9 bytes, ``_tb_per_s`` = 10^12 bytes per second, ``_gb_per_s`` = 10^9 bytes
+per second, ``_tflops`` = 10^12 FLOP per second, ``_s`` = seconds, ``_b`` = 10^9 parameters.
 """
 
 from __future__ import annotations
@@ -29,19 +29,44 @@ SOURCES: dict[str, Source] = {
                "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"),
         Source("nvidia_h200", "NVIDIA H200 Tensor Core GPU datasheet",
                "https://www.nvidia.com/en-us/data-center/h200/"),
+        Source("nvidia_h20", "NVIDIA H20 (China-market Hopper): 96 GB HBM3, 4.0 TB/s, 148 TFLOP/s dense FP16/BF16, "
+               "NVLink 900 GB/s — no public NVIDIA datasheet; figures as reported by secondary sources",
+               "https://willitrunai.com/es/gpus/h20-96gb"),
+        Source("nvidia_b200", "NVIDIA HGX B200: 180 GB HBM3e, 8 TB/s, 2.25 PFLOP/s dense BF16 (4.5 sparse), "
+               "NVLink 5 1.8 TB/s (NVIDIA HGX platform page; per-GPU table in G. Lockwood's notes)",
+               "https://www.nvidia.com/en-us/data-center/hgx/"),
         Source("zero", "Rajbhandari et al. 2019, ZeRO: Memory Optimizations Toward Training Trillion "
-               "Parameter Models, §3 and Fig. 1", "https://arxiv.org/abs/1910.02054"),
-        Source("kaplan", "Kaplan et al. 2020, Scaling Laws for Neural Language Models, §2.1",
+               "Parameter Models, §3, §5 and Fig. 1", "https://arxiv.org/abs/1910.02054"),
+        Source("zero_offload", "Ren et al. 2021, ZeRO-Offload: Democratizing Billion-Scale Model Training",
+               "https://arxiv.org/abs/2101.06840"),
+        Source("kaplan", "Kaplan et al. 2020, Scaling Laws for Neural Language Models, §2.1 and Table 1",
                "https://arxiv.org/abs/2001.08361"),
         Source("tm101", "EleutherAI, Transformer Math 101", "https://blog.eleuther.ai/transformer-math/"),
         Source("vllm_blog", "vLLM blog 2023-06-20: Easy, Fast, and Cheap LLM Serving with PagedAttention",
                "https://blog.vllm.ai/2023/06/20/vllm.html"),
         Source("vllm_docs", "vLLM documentation: engine arguments (gpu_memory_utilization = 0.9)",
                "https://docs.vllm.ai/en/latest/serving/engine_args.html"),
+        Source("nccl_tests", "NVIDIA nccl-tests: bus bandwidth of all-gather / all-reduce (PERFORMANCE.md)",
+               "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"),
         Source("openrlhf", "OpenRLHF README and benchmark table (A800-80GB, 1,024 rollouts per step)",
                "https://github.com/OpenRLHF/OpenRLHF"),
+        Source("openrlhf_70b", "OpenRLHF examples/scripts/train_ppo_llama_ray_70b.sh (70 B PPO on 16 A100s, "
+               "--adam_offload)", "https://github.com/OpenRLHF/OpenRLHF/tree/main/examples/scripts"),
         Source("dschat", "DeepSpeed-Chat blog (deepspeedai/DeepSpeed, blogs/deepspeed-chat)",
                "https://github.com/deepspeedai/DeepSpeed/tree/master/blogs/deepspeed-chat"),
+        Source("verl", "verl documentation: performance tuning guide and config defaults (kl_loss_coef 0.001, "
+               "ppo_max_token_len_per_gpu 16,384, rollout gpu_memory_utilization 0.6)",
+               "https://verl.readthedocs.io/en/latest/perf/perf_tuning.html"),
+        Source("verl_tail", "verl issues #7412 (slowest generation call 539 s against a 267 s mean) and #2751 "
+               "(generation time flat as nodes are added)", "https://github.com/volcengine/verl/issues/7412"),
+        Source("nemo_rl", "NeMo RL v0.4 performance summary (docs/about/performance-summary.md): GRPO on DGX-H100",
+               "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("grpo", "Shao et al. 2024, DeepSeekMath (GRPO: group baseline, no critic)",
+               "https://arxiv.org/abs/2402.03300"),
+        Source("dapo", "Yu et al. 2025, DAPO: An Open-Source LLM Reinforcement Learning System at Scale (no KL term)",
+               "https://arxiv.org/abs/2503.14476"),
+        Source("lora", "Hu et al. 2021, LoRA: Low-Rank Adaptation of Large Language Models",
+               "https://arxiv.org/abs/2106.09685"),
         Source("instructgpt", "Ouyang et al. 2022, Training language models to follow instructions with "
                "human feedback (InstructGPT)", "https://arxiv.org/abs/2203.02155"),
         Source("llama2", "Touvron et al. 2023, Llama 2: Open Foundation and Fine-Tuned Chat Models, §3.2",
@@ -51,6 +76,16 @@ SOURCES: dict[str, Source] = {
                "https://arxiv.org/abs/1707.06347"),
         Source("hh_rlhf", "Anthropic HH-RLHF dataset card (≈161k training pairs)",
                "https://huggingface.co/datasets/Anthropic/hh-rlhf"),
+        Source("cfg_llama2", "Llama-2-7b / 13b config.json (meta-llama on Hugging Face; mirrored in "
+               "huggyllama/llama-7b, llama-13b)", "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"),
+        Source("cfg_llama31", "Llama-3.1-8B / 70B / 405B config.json and params.json (meta-llama on Hugging Face)",
+               "https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json"),
+        Source("cfg_qwen25", "Qwen2.5-7B config.json (Qwen on Hugging Face)",
+               "https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json"),
+        Source("cfg_qwen3", "Qwen3-8B / 32B / 30B-A3B / 235B-A22B config.json (Qwen on Hugging Face)",
+               "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json"),
+        Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face) and its technical report "
+               "(671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     )
 }
 
@@ -71,47 +106,140 @@ class Constant:
 
 @dataclass(frozen=True, slots=True)
 class GpuSpec:
-    """Dense BF16 figures from the vendor datasheet (SXM parts)."""
+    """Dense BF16 figures from the vendor datasheet (SXM parts) and the links a GPU talks over.
+
+    ``nvlink_gb_per_s`` is the datasheet's bidirectional NVLink figure (halve it for one direction);
+    ``ib_gb_per_s`` the InfiniBand bandwidth per GPU between nodes, ``host_link_gb_per_s`` PCIe to host memory
+    (both teaching assumptions, stated in docs/model.md)."""
 
     key: str
     memory_gb: float
     hbm_bandwidth_tb_per_s: float
     peak_bf16_tflops: float
-    host_link_gb_per_s: float  # PCIe to host memory, used when weights must be offloaded
+    host_link_gb_per_s: float
+    nvlink_gb_per_s: float
+    ib_gb_per_s: float
     source: str
 
 
 GPUS: dict[str, GpuSpec] = {
     g.key: g
     for g in (
-        GpuSpec("a100_40g", 40.0, 1.555, 312.0, 32.0, "nvidia_a100"),
-        GpuSpec("a100_80g", 80.0, 2.039, 312.0, 32.0, "nvidia_a100"),
-        GpuSpec("h100_80g", 80.0, 3.35, 989.0, 64.0, "nvidia_h100"),
-        GpuSpec("h200_141g", 141.0, 4.8, 989.0, 64.0, "nvidia_h200"),
+        GpuSpec("a100_40g", 40.0, 1.555, 312.0, 32.0, 600.0, 25.0, "nvidia_a100"),
+        GpuSpec("a100_80g", 80.0, 2.039, 312.0, 32.0, 600.0, 25.0, "nvidia_a100"),
+        GpuSpec("h100_80g", 80.0, 3.35, 989.0, 64.0, 900.0, 50.0, "nvidia_h100"),
+        GpuSpec("h200_141g", 141.0, 4.8, 989.0, 64.0, 900.0, 50.0, "nvidia_h200"),
+        GpuSpec("h20_96g", 96.0, 4.0, 148.0, 64.0, 900.0, 50.0, "nvidia_h20"),
+        GpuSpec("b200_180g", 180.0, 8.0, 2250.0, 64.0, 1800.0, 50.0, "nvidia_b200"),
     )
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Arch:
+    """A policy architecture, as its published config.json gives it.
+
+    ``total_b`` / ``active_b``: billions of parameters stored / used per token (equal for a dense model).
+    ``attention``: "mha", "gqa" or "mla".  MoE: ``experts`` routed experts, ``experts_per_token`` routed to.
+    MLA: the latent KV cache of ``kv_lora_rank + rope_dim`` values per layer.  ``head_dim`` is the attention
+    width per head (for MLA the query/key width, nope + rope)."""
+
+    key: str
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+    total_b: float
+    active_b: float
+    attention: str
+    experts: int = 0
+    experts_per_token: int = 0
+    shared_experts: int = 0
+    kv_lora_rank: int = 0
+    rope_dim: int = 0
+    source: str | None = None
+
+    @property
+    def attn_dim(self) -> int:
+        """d_attn of Kaplan et al. Table 1: heads · head dim."""
+        return self.heads * self.head_dim
+
+    @property
+    def routed_b(self) -> float:
+        """Parameters in routed experts, from total = dense + routed and active = dense + routed · k / E."""
+        if not self.experts:
+            return 0.0
+        return (self.total_b - self.active_b) / (1.0 - self.experts_per_token / self.experts)
+
+    @property
+    def dense_b(self) -> float:
+        """Parameters every token uses: attention, embeddings, shared experts, dense layers."""
+        return self.total_b - self.routed_b
+
+
+# Values from each model's config.json (see SOURCES cfg_*); sizes in 10^9 parameters as their model cards give them.
+ARCHS: dict[str, Arch] = {
+    a.key: a
+    for a in (
+        Arch("llama2_7b", 32, 4096, 32, 32, 128, 32_000, 6.7, 6.7, "mha", source="cfg_llama2"),
+        Arch("llama2_13b", 40, 5120, 40, 40, 128, 32_000, 13.0, 13.0, "mha", source="cfg_llama2"),
+        Arch("llama3_8b", 32, 4096, 32, 8, 128, 128_256, 8.0, 8.0, "gqa", source="cfg_llama31"),
+        Arch("llama3_70b", 80, 8192, 64, 8, 128, 128_256, 70.6, 70.6, "gqa", source="cfg_llama31"),
+        Arch("llama3_405b", 126, 16384, 128, 8, 128, 128_256, 405.0, 405.0, "gqa", source="cfg_llama31"),
+        Arch("qwen25_7b", 28, 3584, 28, 4, 128, 152_064, 7.6, 7.6, "gqa", source="cfg_qwen25"),
+        Arch("qwen3_8b", 36, 4096, 32, 8, 128, 151_936, 8.2, 8.2, "gqa", source="cfg_qwen3"),
+        Arch("qwen3_32b", 64, 5120, 64, 8, 128, 151_936, 32.8, 32.8, "gqa", source="cfg_qwen3"),
+        Arch("qwen3_30b_a3b", 48, 2048, 32, 4, 128, 151_936, 30.5, 3.3, "gqa", experts=128, experts_per_token=8,
+             source="cfg_qwen3"),
+        Arch("qwen3_235b_a22b", 94, 4096, 64, 4, 128, 151_936, 235.0, 22.0, "gqa", experts=128, experts_per_token=8,
+             source="cfg_qwen3"),
+        Arch("deepseek_v3", 61, 7168, 128, 128, 192, 129_280, 671.0, 37.0, "mla", experts=256, experts_per_token=8,
+             shared_experts=1, kv_lora_rank=512, rope_dim=64, source="cfg_deepseek_v3"),
+    )
+}
+ARCH_IDS: tuple[str, ...] = ("custom", *ARCHS)
 
 _CONSTANTS = (
     # --- bytes and FLOPs per parameter -------------------------------------------------------------
     Constant("train_bytes_per_param", 16.0, "B/param", "zero"),       # 2 bf16 w + 2 grad + 12 fp32 (w, m, v)
     Constant("infer_bytes_per_param", 2.0, "B/param", "zero"),        # bf16 weights
+    Constant("offload_gpu_bytes_per_param", 4.0, "B/param", "zero_offload"),  # bf16 w + grad stay; 12 B on host
     Constant("kv_bytes_per_value", 2.0, "B", "vllm_blog"),            # bf16 K and V entries
     Constant("train_flops_per_param_token", 6.0, "FLOP/param/token", "kaplan"),
     Constant("forward_flops_per_param_token", 2.0, "FLOP/param/token", "kaplan"),
-    # --- transformer shape rule (for KV-cache bytes) ------------------------------------------------
+    Constant("lora_train_flops_per_param_token", 4.0, "FLOP/param/token", "lora"),  # no weight grads of the base
+    Constant("lora_trainable_fraction", 0.005, "of the parameters"),   # adapters, trained with Adam (16 B/param)
+    # --- the custom architecture's shape rule --------------------------------------------------------
     Constant("aspect_ratio_d_per_layer", 128.0, "d_model/layer"),      # LLaMA-7B: 4096/32; LLaMA-13B: 5120/40
     Constant("params_per_layer_d2", 12.0, "params/(layer·d²)", "kaplan"),  # N ≈ 12·L·d²
+    Constant("custom_kv_heads", 8.0, "KV heads"),                      # GQA as in Llama 3 / Qwen 3
+    Constant("custom_head_dim", 128.0, "per head"),
+    Constant("custom_vocab", 128_256.0, "tokens"),                     # Llama 3's vocabulary
+    # --- activations and logits while training -----------------------------------------------------
+    Constant("micro_batch_tokens_per_gpu", 16_384.0, "tokens per GPU", "verl"),  # ppo_max_token_len_per_gpu
+    Constant("activation_bytes_per_value", 2.0, "B"),                  # bf16 layer inputs kept by checkpointing
+    Constant("logits_bytes_per_value", 6.0, "B"),                      # bf16 logits + their fp32 copy for log-probs
+    Constant("mini_batch_sequences", 128.0, "sequences per optimizer step"),  # OpenRLHF / InstructGPT order
     # --- achieved fractions of peak -----------------------------------------------------------------
     Constant("train_mfu", 0.35, "of peak BF16", "openrlhf"),         # OpenRLHF: 47–116 TFLOP/s on 312 peak
     Constant("forward_mfu", 0.45, "of peak BF16"),                     # scoring forwards and prefill
     Constant("decode_bandwidth_efficiency", 0.60, "of HBM bandwidth"),
     Constant("usable_memory_fraction", 0.90, "of GPU memory", "vllm_docs"),
-    Constant("decode_step_overhead_separate_s", 0.004, "s per decode step"),   # dedicated engine, CUDA graphs
-    Constant("decode_step_overhead_colocated_s", 0.050, "s per decode step"),  # hybrid engine, no CUDA graphs
-    Constant("hybrid_batch_per_gpu", 16.0, "sequences per GPU"),  # hybrid engine generation batch (DS-Chat style)
-    Constant("max_tensor_parallel", 64.0, "GPUs per engine replica"),
-    # --- placement: how `separate` splits the GPUs (OpenRLHF's 8-GPU 7B layout: 4 train, 2 vLLM, 2 ref+RM)
+    # --- engines ----------------------------------------------------------------------------------------
+    Constant("decode_step_overhead_vllm_s", 0.004, "s per decode step"),   # paged engine with CUDA graphs
+    Constant("decode_step_overhead_hf_s", 0.010, "s per decode step"),     # HF generate: eager, no CUDA graphs
+    Constant("hf_batch_per_gpu", 16.0, "sequences per GPU"),  # generation batch of generate() inside a trainer
+    Constant("colocated_engine_memory_fraction", 0.6, "of GPU memory", "verl"),  # gpu_memory_utilization
+    # --- interconnect -----------------------------------------------------------------------------------
+    Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
+    Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
+    Constant("collective_latency_s", 10e-6, "s per collective"),
+    # --- placement: the reference layout `separate` is compared with (OpenRLHF's 8-GPU 7B layout) -------
     Constant("separate_min_gpus", 4.0, "GPUs"),
+    # --- rewards ------------------------------------------------------------------------------------------
+    Constant("verifier_gpu_seconds", 0.0, "GPU-s per response"),       # a rule or a unit test, on CPU
     # --- workload conventions ------------------------------------------------------------------------
     Constant("dpo_batch_pairs", 64.0, "pairs per DPO step", "dpo"),
     Constant("eval_gate_max_steps", 20.0, "PPO steps between evals"),
@@ -123,6 +251,8 @@ _CONSTANTS = (
     Constant("meter_eval_high", 1_000_000.0, "samples between evals (meter 100)"),
     Constant("kl_reference_ppo", 0.01, "β at which one epoch gives risk 50", "llama2"),
     Constant("kl_reference_dpo", 0.05, "β at which one epoch gives risk 50"),
+    Constant("kl_reference_grpo", 0.001, "β at which one epoch gives risk 50", "verl"),
+    Constant("verifier_kl_floor", 0.001, "β-equivalent of a verifier's reward"),
     Constant("meter_warn", 50.0, "meter value"),
     Constant("meter_hot", 75.0, "meter value"),
     Constant("memory_warn", 70.0, "% of usable GPU memory"),
@@ -137,22 +267,32 @@ def c(key: str) -> float:
     return CONSTANTS[key].value
 
 
-# Module-level floats for the hot path (evaluate runs on every slider move).
-TRAIN_BYTES = c("train_bytes_per_param")
-INFER_BYTES = c("infer_bytes_per_param")
-KV_BYTES = c("kv_bytes_per_value")
-TRAIN_FLOPS = c("train_flops_per_param_token")
-FWD_FLOPS = c("forward_flops_per_param_token")
-ASPECT = c("aspect_ratio_d_per_layer")
+# Named module-level values, each with its unit in the name (the constant keys above are the reference).
+TRAIN_BYTES_PER_PARAM = c("train_bytes_per_param")
+INFER_BYTES_PER_PARAM = c("infer_bytes_per_param")
+OFFLOAD_GPU_BYTES_PER_PARAM = c("offload_gpu_bytes_per_param")
+KV_BYTES_PER_VALUE = c("kv_bytes_per_value")
+TRAIN_FLOPS_PER_PARAM_TOKEN = c("train_flops_per_param_token")
+FORWARD_FLOPS_PER_PARAM_TOKEN = c("forward_flops_per_param_token")
+LORA_TRAIN_FLOPS_PER_PARAM_TOKEN = c("lora_train_flops_per_param_token")
+LORA_TRAINABLE_FRACTION = c("lora_trainable_fraction")
+D_MODEL_PER_LAYER = c("aspect_ratio_d_per_layer")
 PARAMS_PER_LAYER_D2 = c("params_per_layer_d2")
+MICRO_BATCH_TOKENS_PER_GPU = c("micro_batch_tokens_per_gpu")
+ACTIVATION_BYTES_PER_VALUE = c("activation_bytes_per_value")
+LOGITS_BYTES_PER_VALUE = c("logits_bytes_per_value")
+MINI_BATCH_SEQUENCES = c("mini_batch_sequences")
 TRAIN_MFU = c("train_mfu")
 FORWARD_MFU = c("forward_mfu")
-DECODE_BW_EFF = c("decode_bandwidth_efficiency")
-USABLE = c("usable_memory_fraction")
-OVERHEAD_SEPARATE_S = c("decode_step_overhead_separate_s")
-OVERHEAD_COLOCATED_S = c("decode_step_overhead_colocated_s")
-HYBRID_BATCH_PER_GPU = c("hybrid_batch_per_gpu")
-MAX_TP = int(c("max_tensor_parallel"))
+DECODE_BANDWIDTH_EFFICIENCY = c("decode_bandwidth_efficiency")
+USABLE_MEMORY_FRACTION = c("usable_memory_fraction")
+DECODE_STEP_OVERHEAD_VLLM_S = c("decode_step_overhead_vllm_s")
+DECODE_STEP_OVERHEAD_HF_S = c("decode_step_overhead_hf_s")
+HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
+COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
+GPUS_PER_NODE = int(c("gpus_per_node"))
+COLLECTIVE_BUS_EFFICIENCY = c("collective_bus_efficiency")
+COLLECTIVE_LATENCY_S = c("collective_latency_s")
 SEPARATE_MIN_GPUS = int(c("separate_min_gpus"))
 DPO_BATCH_PAIRS = c("dpo_batch_pairs")
 EVAL_GATE_MAX_STEPS = c("eval_gate_max_steps")
@@ -161,9 +301,11 @@ METER_TIME_LOW_S = c("meter_time_low_s")
 METER_TIME_HIGH_S = c("meter_time_high_s")
 METER_EVAL_LOW = c("meter_eval_low")
 METER_EVAL_HIGH = c("meter_eval_high")
-KL_REF_PPO = c("kl_reference_ppo")
-KL_REF_DPO = c("kl_reference_dpo")
+KL_REFERENCE_PPO = c("kl_reference_ppo")
+KL_REFERENCE_DPO = c("kl_reference_dpo")
+KL_REFERENCE_GRPO = c("kl_reference_grpo")
+VERIFIER_KL_FLOOR = c("verifier_kl_floor")
 METER_WARN = c("meter_warn")
 METER_HOT = c("meter_hot")
-MEMORY_WARN = c("memory_warn")
-MEMORY_HOT = c("memory_hot")
+MEMORY_WARN_PCT = c("memory_warn")
+MEMORY_HOT_PCT = c("memory_hot")

@@ -1,14 +1,16 @@
-"""The six decision trade-off cards: which side the workload favours and why (catalogue keys + values)."""
+"""The eight decision trade-off cards: which side the workload favours and why (catalogue keys + values)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from app.model.assumptions import TRAIN_BYTES
+from app.model.assumptions import TRAIN_BYTES_PER_PARAM
+from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
     "sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training", "kl_control", "eval_gating",
+    "critic_vs_group", "sync_vs_async",
 )
 DECISION_STATES = ("needed", "useful", "trade_off", "not_yet")
 
@@ -24,7 +26,7 @@ class Decision:
 def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
     """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results."""
     i = inputs
-    rl_loop = stage in ("ppo_loop", "scaled_rollouts", "eval_gated")
+    rl_loop = stage in RL_LOOP_STAGES
     out: dict[str, Decision] = {}
 
     def put(id_: str, state: str, reason: str, **args) -> None:
@@ -34,13 +36,18 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     if i.demos == 0:
         put("sft_vs_preference", "needed", "no_sft", pairs=i.pairs)
     elif i.pairs == 0:
-        put("sft_vs_preference", "not_yet", "sft_only", demos=i.demos)
+        if rl_loop and i.reward == "verifier":
+            put("sft_vs_preference", "useful", "verifier", demos=i.demos, rollouts=i.rollouts)
+        else:
+            put("sft_vs_preference", "not_yet", "sft_only", demos=i.demos)
     else:
         put("sft_vs_preference", "useful", "both", demos=i.demos, pairs=i.pairs, ratio=i.pairs / i.demos)
 
-    # Reward model vs DPO
+    # Reward model vs DPO (and a verifier, which needs neither)
     ppo_gb = memory.total_gb
-    if i.pairs == 0:
+    if rl_loop and i.reward == "verifier":
+        put("rm_vs_dpo", "trade_off", "verifier", rollouts=i.rollouts, rm_b=i.rm_b)
+    elif i.pairs == 0:
         put("rm_vs_dpo", "not_yet", "no_pairs")
     elif stage == "dpo":
         put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb, epoch_s=dpo.epoch_s,
@@ -50,31 +57,46 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     else:
         put("rm_vs_dpo", "needed", "ppo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb)
 
-    # Rollout-generation throughput
+    # Rollout-generation throughput: the engine (vLLM vs HF generate), the layout, the longest response
     if not rl_loop:
         put("rollout_throughput", "not_yet", "dpo" if stage == "dpo" else "no_rollouts")
     else:
         lvl = meters["rollout_load"].level
-        args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=step.gen.tensor_parallel,
-                    replicas=step.gen.replicas, batch=step.gen.batch, tokens_per_s=step.gen.tokens_per_s)
-        if lvl == "hot":
+        g = step.gen
+        args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=g.tensor_parallel,
+                    replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
+                    step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
+                    tail_pct=step.tail_share * 100)
+        if i.engine == "hf":
+            put("rollout_throughput", "needed", "hf", **args)
+        elif step.tail_share >= 0.25:
+            put("rollout_throughput", "useful", "tail", **args)
+        elif lvl == "hot":
             put("rollout_throughput", "needed", "hot", **args)
         elif lvl == "warn" or step.generation_share >= 0.5:
             put("rollout_throughput", "useful", "warn", **args)
         else:
             put("rollout_throughput", "trade_off", "ok", **args)
 
-    # Distributed policy training
+    # Distributed policy training: sharding, offload, LoRA
     need_gb, need_min, fits = (dpo.per_gpu_gb * i.gpus, dpo.min_gpus, dpo.fits) if stage == "dpo" else (
         memory.total_gb, memory.min_gpus, memory.fits)
     if stage in ("sft_only", "reward_model"):
-        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * TRAIN_BYTES
+        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * TRAIN_BYTES_PER_PARAM
         need_min = math.ceil(need_gb / memory.usable_gb - 1e-9)  # ZeRO-3 shards the states evenly
         fits = need_gb / i.gpus <= memory.usable_gb
     args = dict(total_gb=need_gb, gpus=i.gpus, per_gpu_gb=need_gb / i.gpus, usable_gb=memory.usable_gb,
-                min_gpus=need_min or 0)
+                min_gpus=need_min or 0, host_gb=memory.host_gb, activation_gb=memory.activation_gb + memory.logits_gb)
+    relieved = i.offload == "optimizer" or i.tuning == "lora"
     if not fits:
-        put("distributed_training", "needed", "nofit" if need_min else "never", **args)
+        if not need_min:
+            put("distributed_training", "needed", "never", **args)
+        else:
+            put("distributed_training", "needed", "nofit_relieved" if relieved else "nofit", **args)
+    elif i.tuning == "lora":
+        put("distributed_training", "useful", "lora", **args)
+    elif i.offload == "optimizer":
+        put("distributed_training", "useful", "offload", **args)
     elif need_gb > memory.usable_gb:
         put("distributed_training", "needed", "sharded", **args)
     else:
@@ -85,11 +107,16 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         put("kl_control", "not_yet", "no_loop")
     else:
         lvl = meters["kl_risk"].level
-        args = dict(kl=i.kl, epochs=i.epochs)
-        if lvl == "hot":
+        args = dict(kl=i.kl, epochs=i.epochs, ref_gb=memory.models.reference_gb)
+        if rl_loop and i.kl == 0:
+            put("kl_control", "trade_off" if i.reward == "verifier" else "needed",
+                "no_kl_verifier" if i.reward == "verifier" else "no_kl", **args)
+        elif lvl == "hot":
             put("kl_control", "needed", "hot", **args)
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
+        elif rl_loop and i.method == "grpo":
+            put("kl_control", "useful", "grpo", **args)
         else:
             put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
 
@@ -108,4 +135,32 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             put("eval_gating", "useful", "warn", **args)
         else:
             put("eval_gating", "trade_off", "ok", **args)
+
+    # Critic or group baseline
+    if not rl_loop:
+        put("critic_vs_group", "not_yet", "no_loop")
+    elif i.method == "ppo":
+        put("critic_vs_group", "trade_off", "critic", critic_gb=memory.models.critic_gb, rm_b=i.rm_b,
+            training_s=step.training_s, group=i.group)
+    elif i.group == 1:
+        put("critic_vs_group", "needed", "group_one", rollouts=i.rollouts)
+    elif i.rollouts < i.group:
+        put("critic_vs_group", "needed", "too_few", rollouts=i.rollouts, group=i.group)
+    else:
+        put("critic_vs_group", "useful", "group", group=i.group, prompts=step.prompts_per_step,
+            saved_gb=TRAIN_BYTES_PER_PARAM * i.rm_b, rollouts=i.rollouts)
+
+    # On-policy or k steps stale
+    if not rl_loop:
+        put("sync_vs_async", "not_yet", "no_loop")
+    else:
+        args = dict(generation_s=step.generation_s, rest_s=step.scoring_s + step.training_s, total_s=step.total_s,
+                    sync_s=step.sync_step_s, saved_s=max(step.sync_step_s - step.total_s, 0.0), staleness=i.staleness,
+                    tail_s=step.tail_s)
+        if i.staleness:
+            put("sync_vs_async", "useful", "async", **args)
+        elif i.placement == "colocated":
+            put("sync_vs_async", "not_yet", "colocated", **args)
+        else:
+            put("sync_vs_async", "trade_off", "sync", **args)
     return out

@@ -5,12 +5,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from app.model import meters as M
-from app.model.assumptions import DPO_BATCH_PAIRS, GPUS, USABLE
+from app.model import meters
+from app.model.assumptions import DPO_BATCH_PAIRS, GPUS, USABLE_MEMORY_FRACTION
 from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective
-from app.model.physics import Dpo, Memory, Stages, Step, dpo, offline_stages, ppo_memory, ppo_step
+from app.model.physics import (
+    Dpo,
+    Memory,
+    Run,
+    Stages,
+    Step,
+    dpo,
+    dpo_run,
+    offline_stages,
+    ppo_memory,
+    ppo_step,
+    rl_run,
+    workload,
+)
 from app.model.stages import (
+    RL_LOOP_STAGES,
     EdgeState,
     NodeState,
     active_nodes,
@@ -32,7 +46,7 @@ class Reason:
 class Result:
     inputs: WorkloadInputs
     stage: str
-    meters: dict[str, M.Meter]
+    meters: dict[str, meters.Meter]
     nodes: dict[str, NodeState]
     edges: tuple[EdgeState, ...]
     bottleneck: str
@@ -42,68 +56,73 @@ class Result:
     dpo: Dpo
     offline: Stages
     reasons: tuple[Reason, ...]
+    run: Run                  # one pass over the prompts (DPO: over the pairs): steps, hours, GPU-hours
 
 
 def evaluate(inputs: WorkloadInputs) -> Result:
     i = effective(inputs)
     gpu = GPUS[i.gpu]
     stage = stage_of(i)
-    rl_loop = stage in ("ppo_loop", "scaled_rollouts", "eval_gated")
+    rl_loop = stage in RL_LOOP_STAGES
     is_dpo = stage == "dpo"
-    step = ppo_step(i, gpu)
-    memory = ppo_memory(i, gpu, step)
+    w = workload(i, gpu)
+    step = ppo_step(i, gpu, w)
+    memory = ppo_memory(i, gpu, step, w)
     dpo_cost = dpo(i, gpu)
     offline = offline_stages(i, gpu)
-    usable = gpu.memory_gb * USABLE
+    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
+    run = dpo_run(i, dpo_cost) if is_dpo else rl_run(i, step)
 
     # --- meters ---------------------------------------------------------------------------------------
     exposed_scoring = step.scoring_s - step.overlap_s
-    rollout = M.rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop)
-    scoring = M.scoring_load(
+    rollout = meters.rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop)
+    scoring = meters.scoring_load(
         step.scoring_s, step.scoring_gpu_s, step.overlap_s, rl_loop,
         dpo_reference_s=(dpo_cost.reference_step_s if is_dpo else None),
     )
     if rl_loop:
         fits = memory.fits
-        mem_meter = M.train_memory(memory.per_gpu_gb, usable, memory.total_gb, i.gpus, gpu.memory_gb,
-                                   fits, memory.min_gpus, "ppo")
+        mem_meter = meters.train_memory(memory.peak_per_gpu_gb, usable, memory.total_gb, i.gpus, gpu.memory_gb,
+                                        fits, memory.min_gpus, "grpo" if i.method == "grpo" else "ppo")
     elif is_dpo:
         fits = dpo_cost.fits
-        mem_meter = M.train_memory(dpo_cost.per_gpu_gb, usable, dpo_cost.total_gb, i.gpus, gpu.memory_gb,
-                                   fits, dpo_cost.min_gpus, "dpo")
+        mem_meter = meters.train_memory(dpo_cost.per_gpu_gb + dpo_cost.activation_gb, usable, dpo_cost.total_gb,
+                                        i.gpus, gpu.memory_gb, fits, dpo_cost.min_gpus, "dpo")
     else:
         # SFT (and the reward model's training when preference data exists), before the loop: ZeRO-3 over G
         per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
         total = per_gpu * i.gpus
         fits = per_gpu <= usable
-        mem_meter = M.train_memory(per_gpu, usable, total, i.gpus, gpu.memory_gb, fits,
-                                   math.ceil(total / usable - 1e-9), "rm" if stage == "reward_model" else "sft")
-    kl = M.kl_risk(i.epochs, i.kl, is_dpo, rl_loop or is_dpo)
+        mem_meter = meters.train_memory(per_gpu, usable, total, i.gpus, gpu.memory_gb, fits,
+                                        math.ceil(total / usable - 1e-9), "rm" if stage == "reward_model" else "sft")
+    kl = meters.kl_risk(i.epochs, i.kl, "dpo" if is_dpo else i.method, rl_loop or is_dpo,
+                        verifier=i.reward == "verifier" and not is_dpo)
     if is_dpo:
         samples = min(i.eval_every * DPO_BATCH_PAIRS, i.pairs * i.epochs)
         hours = i.eval_every * dpo_cost.step_s / 3600
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600
-    ev = M.eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
-    meters = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
+    ev = meters.eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
+    meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     # --- diagram -----------------------------------------------------------------------------------------
     bottleneck = bottleneck_node(stage, fits, step.generation_s, exposed_scoring, step.training_s)
     active = active_nodes(i, stage)
-    nodes = node_states(i, stage, active, {k: m.level for k, m in meters.items()}, fits, bottleneck)
+    nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck)
     edges = edge_states(i, stage, active)
-    decisions = decide(inputs=i, stage=stage, meters=meters, step=step, memory=memory, dpo=dpo_cost,
+    decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
                        gated=is_gated(i))
     reasons = _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter)
-    return Result(i, stage, meters, nodes, edges, bottleneck, decisions, step, memory, dpo_cost, offline, reasons)
+    return Result(i, stage, meter_map, nodes, edges, bottleneck, decisions, step, memory, dpo_cost, offline, reasons,
+                  run)
 
 
 def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -> tuple[Reason, ...]:
     """Why the page looks as it does, most important first."""
     out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
                                           "demos": i.demos})]
-    if stage in ("ppo_loop", "scaled_rollouts", "eval_gated"):
+    if stage in RL_LOOP_STAGES:
         out.append(Reason(f"why.bottleneck.{bottleneck}", {
             "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
@@ -111,10 +130,16 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
         if i.placement == "separate":
             out.append(Reason("why.placement.separate", {
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,
-                "hidden_s": step.overlap_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus)}))
+                "hidden_s": step.overlap_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
+                "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))
         else:
-            out.append(Reason("why.placement.colocated", {"gpus": i.gpus, "tp": step.gen.tensor_parallel,
-                                                          "batch": step.gen.batch}))
+            out.append(Reason("why.placement.colocated" if i.engine == "vllm" else "why.placement.colocated_hf", {
+                "gpus": i.gpus, "tp": step.gen.tensor_parallel, "batch": step.gen.batch, "sync_s": step.sync_s,
+                "gather_ms": step.gen.gather_s * 1000}))
+        if step.tail_s > 0:
+            out.append(Reason("why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
+                                           "longest": i.response_max_tokens, "mean": i.response_tokens,
+                                           "share": step.tail_share * 100}))
     elif stage == "dpo":
         out.append(Reason("why.dpo.removes", {"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
                                               "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs}))

@@ -1,11 +1,12 @@
 """The workload parameters: names, units, ranges, defaults, slider ladders, and clamping.
 
 One name per parameter, shared by the page URL, the form, the partial and the JSON API
-(see shared/design/PRODUCT.md, "the contract").  Two ways in:
+(see shared/design/PRODUCT.md, "the contract").  ``NUMBERS`` and ``CHOICES`` are the one table of parameters;
+the pydantic model is built from it.  Two ways in:
 
 * ``WorkloadInputs`` (pydantic) validates strictly; the JSON API uses it and answers 422 naming the field.
 * ``normalise(query)`` never fails; the page uses it, clamps what is out of range and returns
-  ``Notice`` objects that name the field, what was given and the bound applied.
+  ``Notice`` objects that name the field, what was given and the value used.
 """
 
 from __future__ import annotations
@@ -13,16 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from app.model.assumptions import SEPARATE_MIN_GPUS
-
-Method = Literal["ppo", "dpo"]
-Placement = Literal["colocated", "separate"]
-GpuKey = Literal["a100_40g", "a100_80g", "h100_80g", "h200_141g"]
+from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, SEPARATE_MIN_GPUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +31,7 @@ class NumberSpec:
     unit: str
     ladder: tuple[float, ...]  # slider notches (log-like spacing); typed values need not be on it
     group: str = "workload"
+    description: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,83 +40,126 @@ class ChoiceSpec:
     default: str
     choices: tuple[str, ...]
     group: str = "workload"
+    description: str = ""
 
 
 _M = 1_000_000
+_SIZES = (0.1, 0.125, 0.35, 0.5, 1, 1.3, 1.5, 3, 6, 7, 8, 13, 14, 30, 34, 65, 70, 175, 405, 671, 1_000)
+_TOKENS = (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
 NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("demos", 13_000, 0, 10 * _M, True, "demos",
                (0, 1_000, 2_000, 5_000, 13_000, 20_000, 50_000, 100_000, 200_000, 500_000, _M, 2 * _M,
-                5 * _M, 10 * _M)),
+                5 * _M, 10 * _M), description="SFT demonstrations"),
     NumberSpec("pairs", 161_000, 0, 10 * _M, True, "pairs",
                (0, 1_000, 5_000, 10_000, 20_000, 61_000, 100_000, 161_000, 300_000, 500_000, _M, 1_420_000,
-                2_920_000, 5 * _M, 10 * _M)),
+                2_920_000, 5 * _M, 10 * _M), description="preference pairs"),
     NumberSpec("rollouts", 512, 0, 8_192, True, "rollouts",
-               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192)),
-    NumberSpec("policy_b", 7, 0.1, 1_000, False, "B params",
-               (0.1, 0.125, 0.35, 0.5, 1, 1.3, 1.5, 3, 6, 7, 8, 13, 14, 30, 34, 65, 70, 175, 405, 671, 1_000)),
-    NumberSpec("rm_b", 7, 0.1, 1_000, False, "B params",
-               (0.1, 0.125, 0.35, 0.5, 1, 1.3, 1.5, 3, 6, 7, 8, 13, 14, 30, 34, 65, 70, 175, 405, 671, 1_000)),
-    NumberSpec("epochs", 1, 1, 16, True, "epochs", tuple(range(1, 17))),
-    NumberSpec("kl", 0.02, 0.001, 1, False, "β",
-               (0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1)),
+               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192),
+               description="rollouts (responses) per RL step"),
+    NumberSpec("policy_b", 7, 0.1, 1_000, False, "B params", _SIZES,
+               description="policy size, billions of parameters (a named arch sets it)"),
+    NumberSpec("rm_b", 7, 0.1, 1_000, False, "B params", _SIZES,
+               description="reward model (and critic) size, billions of parameters"),
+    NumberSpec("epochs", 1, 1, 16, True, "epochs", tuple(range(1, 17)),
+               description="epochs per batch of rollouts (DPO: epochs over the pairs)"),
+    NumberSpec("kl", 0.02, 0, 1, False, "β",
+               (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1),
+               description="KL coefficient β; 0 = no KL term and no reference model (DPO's β under DPO, ≥ 0.001)"),
     NumberSpec("eval_every", 100, 1, 1_000, True, "steps",
-               (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000)),
+               (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000), description="RL (or DPO) steps between evals"),
+    NumberSpec("group", 8, 1, 64, True, "responses per prompt", (1, 2, 4, 8, 16, 32, 64),
+               description="responses sampled per prompt (grpo)"),
+    NumberSpec("staleness", 0, 0, 4, True, "steps", (0, 1, 2, 3, 4), "hardware",
+               description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+    NumberSpec("prompts", 31_000, 0, 10 * _M, True, "prompts",
+               (0, 1_000, 5_000, 10_000, 31_000, 100_000, 300_000, _M, 3 * _M, 10 * _M),
+               description="the RL prompt set: one pass is the run"),
     NumberSpec("gpus", 8, 1, 4_096, True, "GPUs",
-               (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), "hardware"),
-    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens",
-               (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768), "hardware"),
-    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens",
-               (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768), "hardware"),
+               (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), "hardware",
+               description="total GPU count"),
+    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, "hardware", description="prompt length"),
+    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, "hardware",
+               description="mean response length"),
+    NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, "hardware",
+               description="the longest response (≥ the mean; absent: the mean)"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
-    ChoiceSpec("method", "ppo", ("ppo", "dpo")),
-    ChoiceSpec("placement", "separate", ("colocated", "separate"), "hardware"),
-    ChoiceSpec("gpu", "a100_80g", ("a100_40g", "a100_80g", "h100_80g", "h200_141g"), "hardware"),
+    ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
+    ChoiceSpec("arch", "custom", ARCH_IDS, description="policy architecture; a named one sets policy_b"),
+    ChoiceSpec("reward", "model", ("model", "verifier"), description="a learned reward model or a rule-based checker"),
+    ChoiceSpec("tuning", "full", ("full", "lora"), description="full fine-tuning or LoRA adapters on a frozen base"),
+    ChoiceSpec("placement", "separate", ("colocated", "separate"), "hardware",
+               description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
+    ChoiceSpec("engine", "vllm", ("vllm", "hf"), "hardware",
+               description="a paged inference engine, or HF generate inside the trainer"),
+    ChoiceSpec("offload", "none", ("none", "optimizer"), "hardware", description="optimizer states in host memory"),
+    ChoiceSpec("gpu", "a100_80g", tuple(GPUS), "hardware", description="GPU type"),
 )
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
 CHOICE_SPECS = {s.name: s for s in CHOICES}
 PARAM_NAMES: tuple[str, ...] = (
     "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
     "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",
+    # second edition
+    "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning", "prompts",
 )
+assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
 STEP_MAX = 8  # walkthrough steps; see scenarios.WALKTHROUGH
+DPO_MIN_BETA = 0.001  # DPO's loss divides by nothing but needs β > 0 to mean anything (PRODUCT.md)
 
 
-class WorkloadInputs(BaseModel):
-    """The workload, validated strictly (the JSON API's query model)."""
+class _Inputs(BaseModel):
+    """Behaviour shared by the generated model: the canonical query and the default of the longest response.
+
+    Rules between parameters (the longest response below the mean, staleness without ``separate`` …) are not
+    validation errors here: ``normalise`` applies them with a notice, ``effective`` before the model computes,
+    as the first edition did for ``separate`` with fewer than 4 GPUs."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", allow_inf_nan=False)
 
-    demos: int = Field(13_000, ge=0, le=10 * _M, description="SFT demonstrations")
-    pairs: int = Field(161_000, ge=0, le=10 * _M, description="preference pairs")
-    rollouts: int = Field(512, ge=0, le=8_192, description="rollouts per PPO step")
-    policy_b: float = Field(7, ge=0.1, le=1_000, description="policy size, billions of parameters")
-    rm_b: float = Field(7, ge=0.1, le=1_000, description="reward model (and critic) size, billions of parameters")
-    epochs: int = Field(1, ge=1, le=16, description="PPO epochs per batch of rollouts (DPO: epochs over the pairs)")
-    kl: float = Field(0.02, ge=0.001, le=1, description="KL coefficient β (DPO's β under DPO)")
-    eval_every: int = Field(100, ge=1, le=1_000, description="PPO (or DPO) steps between evals")
-    method: Method = Field("ppo", description="ppo or dpo")
-    placement: Placement = Field("separate", description="colocated or separate generation/scoring")
-    gpu: GpuKey = Field("a100_80g", description="GPU type")
-    gpus: int = Field(8, ge=1, le=4_096, description="total GPU count")
-    prompt_tokens: int = Field(512, ge=16, le=32_768, description="prompt length, tokens")
-    response_tokens: int = Field(1024, ge=16, le=32_768, description="response length, tokens")
-    step: int | None = Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")
+    @model_validator(mode="before")
+    @classmethod
+    def _longest_defaults_to_mean(cls, data: object) -> object:
+        """An absent ``response_max_tokens`` is the mean: no tail."""
+        if isinstance(data, dict) and data.get("response_max_tokens") is None:
+            data = {**data, "response_max_tokens": data.get("response_tokens", NUMBER_SPECS["response_tokens"].default)}
+        return data
 
     def query(self, **changes: object) -> dict[str, str]:
         """The canonical query parameters (every contract parameter, ``step`` only when set)."""
         out = {name: fmt_param(changes[name] if name in changes else getattr(self, name)) for name in PARAM_NAMES}
-        step = changes.get("step", self.step)
+        step = changes.get("step", self.step)  # type: ignore[attr-defined]
         if step is not None:
             out["step"] = str(step)
         return out
 
 
+def _field(spec: NumberSpec | ChoiceSpec) -> tuple[object, object]:
+    if isinstance(spec, ChoiceSpec):
+        return Literal[spec.choices], Field(spec.default, description=spec.description)  # type: ignore[valid-type]
+    kind = int if spec.integer else float
+    default = int(spec.default) if spec.integer else spec.default
+    return kind, Field(default, ge=spec.minimum, le=spec.maximum, description=f"{spec.description} ({spec.unit})")
+
+
+WorkloadInputs = create_model(  # the JSON API's query model, generated from NUMBERS and CHOICES
+    "WorkloadInputs",
+    __base__=_Inputs,
+    __doc__="The workload, validated strictly (the JSON API's query model).",
+    **{s.name: _field(s) for s in (*NUMBERS, *CHOICES)},
+    step=(int | None, Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")),
+)
+WorkloadInputs.__module__ = __name__
+
 DEFAULTS = WorkloadInputs()
 
 
 def fmt_param(value: object) -> str:
-    """A parameter value as it appears in a URL: integers without '.0', floats in shortest form."""
+    """A parameter value as it appears in a URL: integers without '.0', floats in shortest form.
+
+    >>> fmt_param(7.0), fmt_param(0.02), fmt_param(512), fmt_param("ppo")
+    ('7', '0.02', '512', 'ppo')
+    """
     if isinstance(value, float):
         if value.is_integer():
             return str(int(value))
@@ -129,8 +169,12 @@ def fmt_param(value: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """What normalise() did to one parameter. ``kind``: below_min, above_max, rounded, empty, invalid,
-    unknown_choice, separate_needs_gpus."""
+    """What normalise() did to one parameter.
+
+    ``kind``: below_min, above_max, rounded, empty, invalid, unknown_choice, separate_needs_gpus,
+    below_mean (response_max_tokens raised to the mean), arch_sets_size (a named arch's policy_b),
+    async_needs_separate (staleness switched placement), async_needs_gpus (staleness set to 0),
+    dpo_needs_beta (DPO's β raised to 0.001)."""
 
     field: str
     kind: str
@@ -138,10 +182,12 @@ class Notice:
     used: str
 
 
+NOTICE_KINDS = ("below_min", "above_max", "rounded", "empty", "invalid", "unknown_choice", "separate_needs_gpus",
+                "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta")
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
-def _first(value: str | Sequence[str]) -> str | None:
+def _last(value: str | Sequence[str]) -> str | None:
     """The last of repeated values; None when a key came with no value at all."""
     if isinstance(value, str):
         return value
@@ -152,7 +198,7 @@ def _text(query: Mapping[str, str | Sequence[str]], name: str) -> str | None:
     raw = query.get(name)
     if raw is None:
         return None
-    text = _first(raw)
+    text = _last(raw)
     return None if text is None else text.strip()
 
 
@@ -183,15 +229,12 @@ def _number(spec: NumberSpec, text: str) -> tuple[float | int | None, str]:
     return (int(number) if spec.integer else number), kind
 
 
-@lru_cache(maxsize=4096)
-def _known_number(name: str, text: str) -> tuple[float | int | None, str]:
-    return _number(NUMBER_SPECS[name], text)
-
-
 def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs, tuple[Notice, ...]]:
     """Parse a query string mapping into clamped inputs plus one Notice per corrected field.
 
     Missing parameters take their defaults; unknown ones are ignored; a repeated one takes its last value.
+    Then the rules between parameters: a named ``arch`` sets ``policy_b``; ``response_max_tokens`` is at least the
+    mean (absent: the mean); ``staleness`` ≥ 1 needs ``separate``; ``separate`` needs 4 GPUs; DPO needs β ≥ 0.001.
     Never raises.
     """
     values: dict[str, object] = {}
@@ -200,8 +243,7 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
         text = _text(query, spec.name)
         if text is None:
             continue
-        # a slider's values repeat all the time: short texts are parsed once (a long one is never a slider's)
-        value, kind = _known_number(spec.name, text) if len(text) <= 24 else _number(NUMBER_SPECS[spec.name], text)
+        value, kind = _number(spec, text)
         if kind:
             used = fmt_param(spec.default if value is None else value)
             notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], used))
@@ -226,18 +268,63 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
             values["step"] = int(text)
         elif text:
             notices.append(Notice("step", "invalid", text[:_MAX_ECHO], ""))
-    if values.get("placement", DEFAULTS.placement) == "separate" and values.get("gpus", DEFAULTS.gpus) < SEPARATE_MIN_GPUS:
-        notices.append(Notice("placement", "separate_needs_gpus", "separate", "colocated"))
-        values["placement"] = "colocated"
+    notices.extend(_between(values))
     inputs = WorkloadInputs.model_construct(**{**_DEFAULT_VALUES, **values})
     return inputs, tuple(notices)
+
+
+def _between(values: dict[str, object]) -> list[Notice]:
+    """The rules that tie parameters together, applied to ``values`` in place; a Notice for each change."""
+    out: list[Notice] = []
+
+    def get(name: str) -> object:
+        return values.get(name, _DEFAULT_VALUES[name])
+
+    arch = get("arch")
+    if arch != "custom":
+        size = ARCHS[arch].total_b  # type: ignore[index]
+        if "policy_b" in values and values["policy_b"] != size:
+            out.append(Notice("policy_b", "arch_sets_size", fmt_param(values["policy_b"]), fmt_param(size)))
+        values["policy_b"] = size
+    mean = get("response_tokens")
+    if "response_max_tokens" not in values:
+        values["response_max_tokens"] = mean
+    elif values["response_max_tokens"] < mean:  # type: ignore[operator]
+        out.append(Notice("response_max_tokens", "below_mean", fmt_param(values["response_max_tokens"]),
+                          fmt_param(mean)))
+        values["response_max_tokens"] = mean
+    if get("staleness") and get("gpus") < SEPARATE_MIN_GPUS:  # type: ignore[operator]
+        out.append(Notice("staleness", "async_needs_gpus", fmt_param(get("staleness")), "0"))
+        values["staleness"] = 0
+    elif get("staleness") and get("placement") != "separate":
+        out.append(Notice("placement", "async_needs_separate", str(get("placement")), "separate"))
+        values["placement"] = "separate"
+    if get("placement") == "separate" and get("gpus") < SEPARATE_MIN_GPUS:  # type: ignore[operator]
+        out.append(Notice("placement", "separate_needs_gpus", "separate", "colocated"))
+        values["placement"] = "colocated"
+    if get("method") == "dpo" and get("kl") < DPO_MIN_BETA:  # type: ignore[operator]
+        out.append(Notice("kl", "dpo_needs_beta", fmt_param(get("kl")), fmt_param(DPO_MIN_BETA)))
+        values["kl"] = DPO_MIN_BETA
+    return out
 
 
 _DEFAULT_VALUES = DEFAULTS.model_dump()  # what normalise() starts from (dumped once, not per call)
 
 
 def effective(inputs: WorkloadInputs) -> WorkloadInputs:
-    """Inputs the model computes with: `separate` needs at least SEPARATE_MIN_GPUS GPUs."""
-    if inputs.placement == "separate" and inputs.gpus < SEPARATE_MIN_GPUS:
-        return inputs.model_copy(update={"placement": "colocated"})
-    return inputs
+    """Inputs the model computes with: the rules of ``normalise`` between parameters, for inputs that arrive
+    validated but not normalised (the JSON API).  Inputs that already obey them come back as they are."""
+    i = inputs
+    if ((i.arch == "custom" or i.policy_b == ARCHS[i.arch].total_b)
+            and i.response_max_tokens >= i.response_tokens
+            and not (i.staleness and (i.gpus < SEPARATE_MIN_GPUS or i.placement != "separate"))
+            and not (i.placement == "separate" and i.gpus < SEPARATE_MIN_GPUS)
+            and not (i.method == "dpo" and i.kl < DPO_MIN_BETA)):
+        return i
+    values = {name: getattr(i, name) for name in _RULE_FIELDS}
+    _between(values)
+    return i.model_copy(update={k: v for k, v in values.items() if getattr(i, k) != v})
+
+
+_RULE_FIELDS = ("arch", "policy_b", "response_tokens", "response_max_tokens", "staleness", "gpus", "placement",
+                "method", "kl")

@@ -11,16 +11,18 @@ from dataclasses import dataclass, field
 
 from app.model.assumptions import (
     DPO_BATCH_PAIRS,
-    KL_REF_DPO,
-    KL_REF_PPO,
-    MEMORY_HOT,
-    MEMORY_WARN,
+    KL_REFERENCE_DPO,
+    KL_REFERENCE_GRPO,
+    KL_REFERENCE_PPO,
+    MEMORY_HOT_PCT,
+    MEMORY_WARN_PCT,
     METER_EVAL_HIGH,
     METER_EVAL_LOW,
     METER_HOT,
     METER_TIME_HIGH_S,
     METER_TIME_LOW_S,
     METER_WARN,
+    VERIFIER_KL_FLOOR,
 )
 
 METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
@@ -95,7 +97,7 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
                  fits: bool, min_gpus: int | None, what: str) -> Meter:
     """Per-GPU memory of the fullest GPU as a percentage of usable memory (90 % of the card)."""
     pct = 100.0 * per_gpu_gb / usable_gb
-    lvl = "hot" if not fits else level(pct, MEMORY_WARN, MEMORY_HOT)
+    lvl = "hot" if not fits else level(pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
     args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
             "pct": pct, "min_gpus": min_gpus or 0, "what": what}
     figure = "meter.train_memory.figure" if fits else (
@@ -104,21 +106,46 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
 
 
-def kl_pressure(epochs: int, kl: float, dpo: bool) -> float:
-    """Teaching heuristic: x = epochs · β_ref / β (β_ref = 0.01 for PPO, after Llama 2; 0.05 for DPO)."""
-    return epochs * (KL_REF_DPO if dpo else KL_REF_PPO) / kl
+def kl_reference(method: str) -> float:
+    """β_ref per method: PPO 0.01 (Llama 2), DPO 0.05 (teaching), GRPO 0.001 (verl's kl_loss_coef)."""
+    return {"dpo": KL_REFERENCE_DPO, "grpo": KL_REFERENCE_GRPO}.get(method, KL_REFERENCE_PPO)
 
 
-def kl_risk(epochs: int, kl: float, dpo: bool, active: bool) -> Meter:
+def kl_pressure(epochs: int, kl: float, dpo: bool | str, verifier: bool = False) -> float:
+    """Teaching heuristic: x = epochs · β_ref / (β + floor), β_ref per method (``kl_reference``).
+
+    ``floor`` = 0.001 when a verifier scores (teaching assumption): a rule-based reward has no reward-model blind
+    spots to drift into, so its risk is reward hacking of the checker and entropy collapse, not drift — DAPO runs
+    with β = 0.  With a reward model and β = 0 the pressure is unbounded (risk 100).  ``dpo`` may be the method
+    name or, as before, a flag for DPO.
+    """
+    method = dpo if isinstance(dpo, str) else ("dpo" if dpo else "ppo")
+    floor = VERIFIER_KL_FLOOR if verifier and method != "dpo" else 0.0
+    denominator = kl + floor
+    return math.inf if denominator <= 0 else epochs * kl_reference(method) / denominator
+
+
+def kl_risk(epochs: int, kl: float, dpo: bool | str, active: bool, verifier: bool = False) -> Meter:
     """Risk = 100 · x / (1 + x): 50 when β = β_ref with one epoch; more epochs or a smaller β raise it."""
     if not active:
         return _meter("kl_risk", 0, None, "meter.kl_risk.figure_none", {}, "meter.kl_risk.formula_none", {})
-    x = kl_pressure(epochs, kl, dpo)
-    ref = KL_REF_DPO if dpo else KL_REF_PPO
-    return _meter("kl_risk", 100.0 * x / (1.0 + x), None,
-                  "meter.kl_risk.figure_dpo" if dpo else "meter.kl_risk.figure",
+    method = dpo if isinstance(dpo, str) else ("dpo" if dpo else "ppo")
+    x = kl_pressure(epochs, kl, method, verifier)
+    ref = kl_reference(method)
+    risk = 100.0 if math.isinf(x) else 100.0 * x / (1.0 + x)
+    if method == "dpo":
+        figure = "meter.kl_risk.figure_dpo"
+    elif verifier:
+        figure = "meter.kl_risk.figure_verifier"
+    elif method == "grpo":
+        figure = "meter.kl_risk.figure_grpo"
+    else:
+        figure = "meter.kl_risk.figure"
+    floor = VERIFIER_KL_FLOOR if verifier and method != "dpo" else 0.0
+    formula = "meter.kl_risk.formula_floor" if floor else "meter.kl_risk.formula"
+    return _meter("kl_risk", risk, None, figure,
                   {"kl": kl, "epochs": epochs, "pressure": x},
-                  "meter.kl_risk.formula", {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x})
+                  formula, {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x, "floor": floor})
 
 
 def eval_need(samples_between: float, hours_between: float, active: bool, dpo: bool) -> Meter:

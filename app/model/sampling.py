@@ -8,7 +8,9 @@ from app.model.inputs import CHOICES, NUMBERS, WorkloadInputs
 
 
 def random_inputs(count: int, seed: int) -> list[WorkloadInputs]:
-    """Numbers from the slider ladders (70 %) or uniform in range, choices uniform; the same list for a seed."""
+    """Numbers from the slider ladders (70 %) or uniform in range, choices uniform; the same list for a seed.  The rules
+    between parameters are left to ``effective``: a named arch keeps the drawn ``policy_b`` here and the model uses
+    the arch's own size, a longest response below the mean is raised to it."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):

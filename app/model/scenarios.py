@@ -1,4 +1,4 @@
-"""The evolution presets (six cards, in order) and the step-by-step walkthrough, as data.
+"""The evolution presets (seven cards, in order) and the step-by-step walkthrough, as data.
 
 Each preset and step is a complete workload: it sets every parameter, so its link reopens exactly that state.
 The text (title, question, reveal, takeaway) lives in the catalogues under ``preset.<id>.*`` and ``walk.<n>.*``.
@@ -30,6 +30,11 @@ PRESETS: tuple[Preset, ...] = (
     Preset("scaled_rollouts", _w(rollouts=2048, gpus=16)),
     Preset("eval_gated", _w(rollouts=2048, gpus=16, eval_every=10)),
     Preset("dpo", _w(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1)),
+    # GRPO with verifiable rewards, 2025–26 style: an 8 B GQA policy, 8 responses per prompt, a rule-based checker,
+    # verl's β = 0.001, chain-of-thought responses with a long tail, a colocated vLLM hybrid engine on 16 H100s.
+    Preset("grpo", _w(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verifier", kl=0.001,
+                      rollouts=1024, prompt_tokens=256, response_tokens=2048, response_max_tokens=8192,
+                      placement="colocated", engine="vllm", gpu="h100_80g", gpus=16, eval_every=10)),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
 

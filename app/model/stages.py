@@ -2,14 +2,18 @@
 
 The stage is derived from the inputs alone (docs/model.md has the same rules as a table):
 
-| order | rule                                                   | stage            |
-|-------|--------------------------------------------------------|------------------|
-| 1     | pairs = 0                                              | sft_only         |
-| 2     | method = dpo                                           | dpo              |
-| 3     | rollouts = 0                                           | reward_model     |
-| 4     | eval_every ≤ 20 PPO steps                              | eval_gated       |
-| 5     | rollouts ≥ 1,024 per step                              | scaled_rollouts  |
-| 6     | otherwise                                              | ppo_loop         |
+| order | rule                                                                              | stage            |
+|-------|-----------------------------------------------------------------------------------|------------------|
+| 1     | method = grpo, rollouts > 0, and reward = verifier or pairs > 0                   | grpo             |
+| 2     | pairs = 0, unless an online loop scores with a verifier (reward = verifier, rollouts > 0, method ≠ dpo) | sft_only |
+| 3     | method = dpo                                                                      | dpo              |
+| 4     | rollouts = 0                                                                      | reward_model     |
+| 5     | eval_every ≤ 20 RL steps                                                          | eval_gated       |
+| 6     | rollouts ≥ 1,024 per step                                                         | scaled_rollouts  |
+| 7     | otherwise                                                                         | ppo_loop         |
+
+``grpo`` is the online critic-free loop: a group of responses per prompt, scored against the group's mean, no
+value model.  Its eval gate still shows (the eval harness node) but the stage stays ``grpo``.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import dataclass
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
 
-STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
-RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated")  # the stages with an online RL loop
+STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
+RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo")  # the stages with an online RL loop
 NODE_IDS = (
     "demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
     "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log",
@@ -47,7 +51,10 @@ DPO_REMOVES = ("rm_trainer", "reward_model", "rollout_gen")
 
 def stage_of(i: WorkloadInputs) -> str:
     """The architecture stage, by the rules in the module docstring."""
-    if i.pairs == 0:
+    online_verifier = i.method != "dpo" and i.reward == "verifier" and i.rollouts > 0
+    if i.method == "grpo" and i.rollouts > 0 and (i.reward == "verifier" or i.pairs > 0):
+        return "grpo"
+    if i.pairs == 0 and not online_verifier:
         return "sft_only"
     if i.method == "dpo":
         return "dpo"
@@ -81,33 +88,22 @@ class EdgeState:
 
 
 def active_nodes(i: WorkloadInputs, stage: str) -> dict[str, bool]:
-    rl_loop = stage in ("ppo_loop", "scaled_rollouts", "eval_gated")
+    rl_loop = stage in RL_LOOP_STAGES
     dpo = stage == "dpo"
-    ppo_rm = i.pairs > 0 and i.method == "ppo"
+    rm = i.pairs > 0 and i.method != "dpo" and i.reward == "model"
     return {
         "demonstrations": i.demos > 0,
         "sft_trainer": i.demos > 0,
         "preference_data": i.pairs > 0,
-        "rm_trainer": ppo_rm,
-        "reward_model": ppo_rm,
+        "rm_trainer": rm,
+        "reward_model": rm,
         "rollout_gen": rl_loop,
         "policy_update": rl_loop or dpo,
-        "reference_model": rl_loop or dpo,
+        "reference_model": (rl_loop and i.kl > 0) or dpo,
         "eval_harness": is_gated(i),
         "model_registry": True,
         "metrics_log": rl_loop or dpo,
     }
-
-
-# Every EdgeState and NodeState the diagram can show, built once: they are frozen and depend on no input, so
-# edge_states() and node_states() pick from these instead of building 27 objects per evaluation (hot path).
-_EDGE_STATES: dict[tuple[str, bool], EdgeState] = {
-    (eid, on): EdgeState(eid, a, b, on, asy) for eid, a, b, asy in EDGES for on in (False, True)
-}
-_NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
-_NODE_STATES: dict[tuple[bool, str, bool], NodeState] = {
-    (on, st, bn): NodeState(on, st, bn) for on in (False, True) for st in _NODE_STATE_NAMES for bn in (False, True)
-}
 
 
 def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple[EdgeState, ...]:
@@ -120,10 +116,8 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "eval_registry": gated,
         "update_registry": not gated,
     }
-    table = _EDGE_STATES
-    return tuple(
-        [table[eid, active[a] and active[b] and special.get(eid, True)] for eid, a, b, _ in EDGES]
-    )
+    return tuple(EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
+                 for eid, a, b, asy in EDGES)
 
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
@@ -143,11 +137,17 @@ def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring
 def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_levels: dict[str, str],
                 fits: bool, bottleneck: str) -> dict[str, NodeState]:
     dpo = stage == "dpo"
+    online = stage in RL_LOOP_STAGES
+    removed = set(DPO_REMOVES) if dpo else set()
+    if online and i.reward == "verifier":
+        removed |= {"rm_trainer", "reward_model"}  # a verifier scores instead: no reward model to train or run
+    if online and i.kl == 0:
+        removed.add("reference_model")  # kl = 0: no KL term, no reference model (DAPO)
     out: dict[str, NodeState] = {}
     for node in NODE_IDS:
         on = active[node]
         if not on:
-            if dpo and node in DPO_REMOVES:
+            if node in removed:
                 state = "removed"
             elif node == "eval_harness" and meter_levels["eval_need"] != "ok":
                 state = "needed"
@@ -164,5 +164,5 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
             state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["kl_risk"], "ok")
         else:
             state = "ok"
-        out[node] = _NODE_STATES[on, state, node == bottleneck]
+        out[node] = NodeState(on, state, node == bottleneck)
     return out
