@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.model import Result
-from app.model.stages import RL_LOOP_STAGES
+from app.model.lanes import memory_lanes
 
 
 def pct(x: float, whole: float) -> float:
@@ -58,32 +58,6 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     )
 
 
-def _memory_rows(r: Result) -> list[tuple[str, int, list[tuple[str, float]]]]:
-    """GB on one GPU of each group, by model part."""
-    i, m = r.inputs, r.memory
-    mm = m.models
-    if r.stage in RL_LOOP_STAGES:
-        g = r.step.groups
-        tp = max(r.step.gen.tensor_parallel, 1)
-        kv = m.kv_gb_per_replica / tp
-        if g.colocated:
-            n = i.gpus
-            return [("all", n, [("actor", mm.actor_gb / n), ("critic", mm.critic_gb / n),
-                                ("reference", mm.reference_gb / n), ("reward", mm.reward_gb / n),
-                                ("gen_weights", mm.generation_weights_gb / tp), ("kv", kv)])]
-        return [
-            ("train", g.training, [("actor", mm.actor_gb / g.training), ("critic", mm.critic_gb / g.training)]),
-            ("score", g.scoring, [("reference", mm.reference_gb / g.scoring), ("reward", mm.reward_gb / g.scoring)]),
-            ("gen", g.generation, [("gen_weights", mm.generation_weights_gb / tp), ("kv", kv)]),
-        ]
-    if r.stage == "dpo":
-        return [("all", i.gpus, [("actor", mm.actor_gb / i.gpus), ("reference", mm.reference_gb / i.gpus)])]
-    rows = [("all", i.gpus, [("sft", r.offline.sft_per_gpu_gb)])]
-    if r.stage == "reward_model":
-        rows.append(("rm", i.gpus, [("rm", r.offline.rm_per_gpu_gb)]))
-    return rows
-
-
 @dataclass(frozen=True, slots=True)
 class MemoryBars:
     lanes: tuple[Lane, ...]
@@ -92,17 +66,16 @@ class MemoryBars:
 
 
 def memory_bars(r: Result) -> MemoryBars:
-    """Per-GPU memory of each GPU group, split by model part, on one scale: the card's memory or the fullest lane."""
+    """The model's per-GPU memory lanes (app/model/lanes.py) on one scale: the card's memory or the fullest lane."""
     m = r.memory
-    rows = _memory_rows(r)
-    totals = [sum(gb for _, gb in parts) for _, _, parts in rows]
-    scale = max(m.gpu_memory_gb, *totals)
+    model_lanes = memory_lanes(r)
+    scale = max(m.gpu_memory_gb, *(lane.total_gb for lane in model_lanes))
     lanes = []
-    for (lane, gpus, parts), total in zip(rows, totals, strict=True):
+    for lane in model_lanes:
         x, bars = 0.0, []
-        for part, gb in parts:
+        for part, gb in lane.parts:
             w = pct(gb, scale)
             bars.append(Bar(part, x, w, gb))
             x += w
-        lanes.append(Lane(lane, gpus, tuple(bars), total, total > m.usable_gb))
+        lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over))
     return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale))
