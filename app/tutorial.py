@@ -29,7 +29,7 @@ from urllib.parse import parse_qs
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from app.i18n import translator
+from app.i18n import LANGS, translator
 from app.model import Result, evaluate, normalise
 from app.model.inputs import PARAM_NAMES
 from app.model.stages import STAGE_IDS
@@ -161,6 +161,19 @@ def lab_links(markdown_text: str) -> list[tuple[str, str]]:
                 if LAB_LINK.match(href):
                     out.append((href, child.attrGet("title") or ""))
     return out
+
+
+def check_figures() -> int:
+    """Render every quote of every language's tutorial (raises FigureError on the first bad one); the count.
+
+    Cheap (each state is evaluated once): call it at start-up to fail before the first request does.
+    """
+    count = 0
+    for lang in LANGS:
+        text = tutorial_path(lang).read_text(encoding="utf-8")
+        quote_figures(text, lang)
+        count += len(figures(text))
+    return count
 
 
 def render_tutorial(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]]:

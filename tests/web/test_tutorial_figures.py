@@ -10,7 +10,7 @@ import pytest
 from app import tutorial
 from app.i18n import fmt_duration, fmt_gb
 from app.model import evaluate, normalise
-from app.tutorial import FigureError, figure, figures, quote_figures, render_tutorial, tutorial_path
+from app.tutorial import FigureError, check_figures, figure, figures, quote_figures, render_tutorial, tutorial_path
 
 from .helpers import LANGS, parse
 
@@ -33,6 +33,10 @@ def test_every_quote_resolves(lang, k, quote):
     query, field, fmt = quote
     text = figure(query, field, fmt, lang)
     assert text and "{" not in text, (k, quote)
+
+
+def test_check_figures_renders_every_quote_of_both_languages():
+    assert check_figures() == len(QUOTES)
 
 
 def test_both_languages_quote_the_same_figures():
