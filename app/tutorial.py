@@ -30,8 +30,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from app.i18n import LANGS, translator
-from app.model import Result, evaluate, normalise
-from app.model.inputs import PARAM_NAMES
+from app.model import Result, WorkloadInputs, evaluate, normalise
 from app.model.stages import STAGE_IDS
 
 DOCS = Path(__file__).resolve().parent / "content" / "tutorial"
@@ -53,6 +52,9 @@ class FigureError(ValueError):
     """A ``{{fig …}}`` quote the model cannot answer exactly as written."""
 
 
+_PARAMETERS = frozenset(WorkloadInputs.model_fields) - {"step"}  # the contract's parameters (the API's query model)
+
+
 @cache
 def _result(query: str) -> Result:
     """The model's Result for one quoted query (each state evaluated once)."""
@@ -60,7 +62,7 @@ def _result(query: str) -> Result:
         parsed = parse_qs(query, keep_blank_values=True, strict_parsing=True)
     except ValueError as exc:
         raise FigureError(f"query {query!r} is not a query string: {exc}") from None
-    unknown = sorted(set(parsed) - set(PARAM_NAMES))
+    unknown = sorted(set(parsed) - _PARAMETERS)
     if unknown:
         raise FigureError(f"query {query!r}: unknown parameter(s) {unknown}")
     inputs, notices = normalise(parsed)
