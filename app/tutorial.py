@@ -12,10 +12,11 @@ before the Markdown is parsed, by the lab model's own figure for that state, for
 ``<query>`` is a lab query string (``rollouts=512&policy_b=7``; a parameter it leaves out takes the lab's default),
 read by ``app.model.normalise`` and evaluated by ``app.model.evaluate``.  ``<field>`` is a dotted path on the
 model's ``Result`` (``step.total_s``, ``memory.min_gpus``, ``meters.kl_risk.value``; dict keys and attributes
-alike), or + − × ÷ of such paths and plain numbers without spaces (``memory.training_per_gpu_gb/memory.usable_gb``,
+alike), or ``+ - * /`` of such paths and plain numbers, without spaces (``memory.training_per_gpu_gb/memory.usable_gb``,
 ``step.gen.decode_step_s*1000``).  ``<format>`` is one of FORMATS.  A quote whose query has a notice or an unknown
 parameter, whose field does not exist or is not a number, or whose format is unknown raises FigureError when the
-page is rendered — never a silently wrong figure; tests/web/test_tutorial_figures.py renders every quote.
+page is rendered — never a silently wrong figure; ``check_figures()`` renders every quote of both languages (for
+start-up), and tests/web/test_tutorial_figures.py runs it.
 """
 
 from __future__ import annotations
