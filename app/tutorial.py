@@ -3,21 +3,150 @@
 Sections (## headings) get ids by position (``sec-1``, ``sec-2`` …), identical in both languages, so switching
 language keeps the reader's place.  Lab links (``/<lang>/?…`` with the expected stage id as the link title) get the
 stage's translated name as their title and a class for styling; tests check each link's stage against the model.
+
+Figures are quoted from the model, not retyped: ``{{fig <query> <field> <format>}}`` in the source is replaced,
+before the Markdown is parsed, by the lab model's own figure for that state, formatted as the page formats it::
+
+    one step takes {{fig rollouts=512 step.total_s dur}}, {{fig rollouts=512 step.generation_share pct}} of it generation
+
+``<query>`` is a lab query string (``rollouts=512&policy_b=7``; a parameter it leaves out takes the lab's default),
+read by ``app.model.normalise`` and evaluated by ``app.model.evaluate``.  ``<field>`` is a dotted path on the
+model's ``Result`` (``step.total_s``, ``memory.min_gpus``, ``meters.kl_risk.value``; dict keys and attributes
+alike), or ``+ - * /`` of such paths and plain numbers, without spaces (``memory.training_per_gpu_gb/memory.usable_gb``,
+``step.gen.decode_step_s*1000``).  ``<format>`` is one of FORMATS.  A quote whose query has a notice or an unknown
+parameter, whose field does not exist or is not a number, or whose format is unknown raises FigureError when the
+page is rendered — never a silently wrong figure; ``check_figures()`` renders every quote of both languages (for
+start-up), and tests/web/test_tutorial_figures.py runs it.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from functools import cache
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from app.i18n import translator
+from app.i18n import LANGS, translator
+from app.model import Result, WorkloadInputs, evaluate, normalise
 from app.model.stages import STAGE_IDS
 
 DOCS = Path(__file__).resolve().parent / "content" / "tutorial"
 LAB_LINK = re.compile(r"^/(zh|en)/\?")
+FIG = re.compile(r"\{\{fig\s+(\S+)\s+(\S+)\s+(\S+)\s*\}\}")
+# format name → the catalogue spec of app/i18n.py that formats it (and what it does to the value first)
+FORMATS: dict[str, tuple[str, float]] = {
+    "dur": ("dur", 1.0), "fmt_duration": ("dur", 1.0),   # seconds as s / min / h / d (fmt_duration)
+    "gb": ("gb", 1.0), "fmt_gb": ("gb", 1.0),            # gigabytes (fmt_gb)
+    "pct": ("pct", 100.0),                               # a fraction (0–1) as a percentage: 0.54 → "54%"
+    "n": ("n", 1.0), "integer": ("n", 1.0),              # an integer with thousands separators
+    "g3": ("g3", 1.0),                                   # three significant digits
+    "gpus": ("gpus", 1.0),                               # a GPU count with its noun (fmt_gpus)
+}
+_OPS = {ast.Add: float.__add__, ast.Sub: float.__sub__, ast.Mult: float.__mul__, ast.Div: float.__truediv__}
+
+
+class FigureError(ValueError):
+    """A ``{{fig …}}`` quote the model cannot answer exactly as written."""
+
+
+_PARAMETERS = frozenset(WorkloadInputs.model_fields) - {"step"}  # the contract's parameters (the API's query model)
+
+
+@cache
+def _result(query: str) -> Result:
+    """The model's Result for one quoted query (each state evaluated once)."""
+    try:
+        parsed = parse_qs(query, keep_blank_values=True, strict_parsing=True)
+    except ValueError as exc:
+        raise FigureError(f"query {query!r} is not a query string: {exc}") from None
+    unknown = sorted(set(parsed) - _PARAMETERS)
+    if unknown:
+        raise FigureError(f"query {query!r}: unknown parameter(s) {unknown}")
+    inputs, notices = normalise(parsed)
+    if notices:
+        raise FigureError(f"query {query!r} has notices: {[(n.field, n.kind, n.given, n.used) for n in notices]}")
+    return evaluate(inputs)
+
+
+def _path(result: Result, node: ast.expr, field: str) -> object:
+    """The value of a dotted path (an ast Name / Attribute chain) on a Result: dict keys and attributes alike."""
+    names: list[str] = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        raise FigureError(f"field {field!r}: only dotted paths, numbers and + - * / are allowed")
+    names.append(node.id)
+    value: object = result
+    for name in reversed(names):
+        if name.startswith("_"):
+            raise FigureError(f"field {field!r}: {name!r} is private")
+        if isinstance(value, dict):
+            if name not in value:
+                raise FigureError(f"field {field!r}: no key {name!r} (keys: {sorted(value)})")
+            value = value[name]
+        elif hasattr(value, name):
+            value = getattr(value, name)
+        else:
+            raise FigureError(f"field {field!r}: {type(value).__name__} has no field {name!r}")
+    return value
+
+
+def _value(result: Result, node: ast.expr, field: str) -> float:
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_value(result, node.left, field), _value(result, node.right, field))
+    if isinstance(node, ast.Constant):
+        value: object = node.value
+    else:
+        value = _path(result, node, field)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FigureError(f"field {field!r}: {value!r} is not a number")
+    return float(value)
+
+
+def figure(query: str, field: str, fmt: str, lang: str) -> str:
+    """One quoted figure as the page shows it in ``lang``.
+
+    >>> figure("rollouts=0&pairs=0", "offline.sft_per_gpu_gb", "gb", "en")
+    '14 GB'
+    """
+    if fmt not in FORMATS:
+        raise FigureError(f"format {fmt!r} is not one of {sorted(FORMATS)}")
+    try:
+        tree = ast.parse(field, mode="eval")
+    except SyntaxError:
+        raise FigureError(f"field {field!r} is not a dotted path or + - * / of them") from None
+    try:
+        value = _value(_result(query), tree.body, field)
+    except ZeroDivisionError:
+        raise FigureError(f"field {field!r} divides by zero for {query!r}") from None
+    spec, scale = FORMATS[fmt]
+    return translator(lang).fmt(spec, value * scale)
+
+
+def figures(markdown_text: str) -> list[tuple[str, str, str]]:
+    """(query, field, format) of every quote in a tutorial source, in order."""
+    return [m.groups() for m in FIG.finditer(markdown_text)]
+
+
+def quote_figures(markdown_text: str, lang: str) -> str:
+    """The source with every ``{{fig …}}`` replaced by the model's figure; a stray ``{{fig`` is an error too."""
+    def one(match: re.Match[str]) -> str:
+        try:
+            return figure(*match.groups(), lang)
+        except FigureError as exc:
+            line = markdown_text.count("\n", 0, match.start()) + 1
+            raise FigureError(f"{lang}.md line {line}: {match.group(0)}: {exc}") from None
+
+    out = FIG.sub(one, markdown_text)
+    if "{{fig" in out:
+        line = out[: out.index("{{fig")].count("\n") + 1
+        raise FigureError(f"{lang}.md line {line}: a {{{{fig …}}}} quote that is not <query> <field> <format>")
+    return out
 
 
 def tutorial_path(lang: str) -> Path:
@@ -37,11 +166,24 @@ def lab_links(markdown_text: str) -> list[tuple[str, str]]:
     return out
 
 
+def check_figures() -> int:
+    """Render every quote of every language's tutorial (raises FigureError on the first bad one); the count.
+
+    Cheap (each state is evaluated once): call it at start-up to fail before the first request does.
+    """
+    count = 0
+    for lang in LANGS:
+        text = tutorial_path(lang).read_text(encoding="utf-8")
+        quote_figures(text, lang)
+        count += len(figures(text))
+    return count
+
+
 def render_tutorial(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]]:
     """(HTML body, table of contents as (id, level, text))."""
     t = translator(lang)
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
-    tokens = md.parse(tutorial_path(lang).read_text(encoding="utf-8"))
+    tokens = md.parse(quote_figures(tutorial_path(lang).read_text(encoding="utf-8"), lang))
     toc: list[tuple[str, str, str]] = []
     section = sub = 0
     for k, token in enumerate(tokens):

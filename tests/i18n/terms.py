@@ -18,6 +18,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from app.tutorial import quote_figures
+
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "i18n" / "terms.md"
 ZH_CATALOGUES = sorted((ROOT / "app" / "i18n" / "zh").glob("*.json"))
@@ -129,10 +131,10 @@ def catalogue_prose(value: str) -> str:
 
 def tutorial_prose() -> list[tuple[int, str]]:
     """(line number, text) of the zh tutorial's prose: code blocks, code spans, link targets and titles, and the
-    italic titles of cited works removed."""
+    italic titles of cited works removed; each {{fig …}} quote read as the figure the page shows in its place."""
     md = MarkdownIt("commonmark").enable("table")
     out = []
-    for token in md.parse(ZH_TUTORIAL.read_text(encoding="utf-8")):
+    for token in md.parse(quote_figures(ZH_TUTORIAL.read_text(encoding="utf-8"), "zh")):
         if token.type != "inline":
             continue
         parts, title = [], 0
