@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 UNITS = {
-    "en": {"s": "s", "min": "min", "h": "h", "d": "d"},
-    "zh": {"s": "秒", "min": "分钟", "h": "小时", "d": "天"},
+    "en": {"ms": "ms", "s": "s", "min": "min", "h": "h", "d": "d"},
+    "zh": {"ms": "毫秒", "s": "秒", "min": "分钟", "h": "小时", "d": "天"},
 }
 
 
@@ -32,10 +32,12 @@ def sig(x: float, digits: int = 3) -> str:
 def fmt_duration(seconds: float, lang: str) -> str:
     """A duration in the largest unit that keeps it readable.
 
-    >>> fmt_duration(37.8, "en"), fmt_duration(885, "en"), fmt_duration(9 * 3600, "zh")
-    ('38 s', '15 min', '9 小时')
+    >>> fmt_duration(37.8, "en"), fmt_duration(885, "en"), fmt_duration(9 * 3600, "zh"), fmt_duration(0.0059, "en")
+    ('38 s', '15 min', '9 小时', '5.9 ms')
     """
     u = UNITS[lang]
+    if 0 < seconds < 1:
+        return f"{sig(seconds * 1000, 2)} {u['ms']}"
     if seconds < 90:
         return f"{sig(seconds, 2) if seconds < 10 else f'{seconds:,.0f}'} {u['s']}"
     if seconds < 90 * 60:

@@ -109,7 +109,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     # --- diagram -----------------------------------------------------------------------------------------
     bottleneck = bottleneck_node(stage, fits, step.generation_s, exposed_scoring, step.training_s)
     active = active_nodes(i, stage)
-    nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck)
+    nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck,
+                        tail_bound=step.tail_s > 0)
     edges = edge_states(i, stage, active)
     decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
                        gated=is_gated(i))

@@ -68,41 +68,36 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("eval_every", 100, 1, 1_000, True, "steps",
                (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000), description="RL (or DPO) steps between evals"),
     NumberSpec("group", 8, 1, 64, True, "responses per prompt", (1, 2, 4, 8, 16, 32, 64),
-               description="responses sampled per prompt (grpo)"),
-    NumberSpec("staleness", 0, 0, 4, True, "steps", (0, 1, 2, 3, 4), "hardware",
-               description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+               group="algorithm", description="responses sampled per prompt (grpo)"),
+    NumberSpec("staleness", 0, 0, 4, True, "steps", (0, 1, 2, 3, 4), group="algorithm", description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
     NumberSpec("prompts", 31_000, 0, 10 * _M, True, "prompts",
                (0, 1_000, 5_000, 10_000, 31_000, 100_000, 300_000, _M, 3 * _M, 10 * _M),
-               description="the RL prompt set: one pass is the run"),
+               group="algorithm", description="the RL prompt set: one pass is the run"),
     NumberSpec("gpus", 8, 1, 4_096, True, "GPUs",
-               (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), "hardware",
-               description="total GPU count"),
-    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, "hardware", description="prompt length"),
-    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, "hardware",
-               description="mean response length"),
-    NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, "hardware",
-               description="the longest response (≥ the mean; absent: the mean)"),
+               (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), group="hardware", description="total GPU count"),
+    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
+    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
+    NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
-    ChoiceSpec("arch", "custom", ARCH_IDS, description="policy architecture; a named one sets policy_b"),
-    ChoiceSpec("reward", "model", ("model", "verifier"), description="a learned reward model or a rule-based checker"),
-    ChoiceSpec("tuning", "full", ("full", "lora"), description="full fine-tuning or LoRA adapters on a frozen base"),
-    ChoiceSpec("placement", "separate", ("colocated", "separate"), "hardware",
-               description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
-    ChoiceSpec("engine", "vllm", ("vllm", "hf"), "hardware",
-               description="a paged inference engine, or HF generate inside the trainer"),
-    ChoiceSpec("offload", "none", ("none", "optimizer"), "hardware", description="optimizer states in host memory"),
-    ChoiceSpec("gpu", "a100_80g", tuple(GPUS), "hardware", description="GPU type"),
+    ChoiceSpec("arch", "custom", ARCH_IDS, group="model", description="policy architecture; a named one sets policy_b"),
+    ChoiceSpec("reward", "model", ("model", "verifier"), group="algorithm", description="a learned reward model or a rule-based checker"),
+    ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
+    ChoiceSpec("placement", "separate", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
+    ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
+    ChoiceSpec("offload", "none", ("none", "optimizer"), group="hardware", description="optimizer states in host memory"),
+    ChoiceSpec("gpu", "a100_80g", tuple(GPUS), group="hardware", description="GPU type"),
 )
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
 CHOICE_SPECS = {s.name: s for s in CHOICES}
-PARAM_NAMES: tuple[str, ...] = (
-    "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
-    "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",
-    # second edition
-    "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning", "prompts",
+PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's order (the canonical query's order)
+    "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",  # workload
+    "group", "reward", "prompts", "prompt_tokens", "response_tokens", "response_max_tokens", "staleness",  # algorithm
+    "arch", "tuning",  # model
+    "gpu", "gpus", "placement", "engine", "offload",  # hardware & systems
 )
+FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
 STEP_MAX = 8  # walkthrough steps; see scenarios.WALKTHROUGH
 DPO_MIN_BETA = 0.001  # DPO's loss divides by nothing but needs β > 0 to mean anything (PRODUCT.md)

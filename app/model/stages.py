@@ -76,6 +76,7 @@ class NodeState:
     active: bool
     state: str  # ok | needed | warning | overloaded | inactive | removed
     bottleneck: bool = False
+    note: str = ""  # what the method changes here: actor_critic | actor_only | verifier | no_kl | tail ("" = none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +135,28 @@ def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring
     return max(phases, key=lambda p: p[1])[0]
 
 
+def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str]:
+    """What the method changes on a node, for the diagram: PPO's update trains actor + critic, GRPO's the actor
+    alone (a group baseline instead of a critic); a verifier scores instead of the reward model; β = 0 drops the
+    reference; generation is tail-bound when the longest response sets the step.
+
+    >>> node_notes(WorkloadInputs(method="grpo", reward="verifier", kl=0), "grpo", True)["policy_update"]
+    'actor_only'
+    """
+    if stage not in RL_LOOP_STAGES:
+        return {}
+    notes = {"policy_update": "actor_only" if i.method == "grpo" else "actor_critic"}
+    if i.reward == "verifier":
+        notes["reward_model"] = "verifier"
+    if i.kl == 0:
+        notes["reference_model"] = "no_kl"
+    if tail_bound:
+        notes["rollout_gen"] = "tail"
+    return notes
+
+
 def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_levels: dict[str, str],
-                fits: bool, bottleneck: str) -> dict[str, NodeState]:
+                fits: bool, bottleneck: str, tail_bound: bool = False) -> dict[str, NodeState]:
     dpo = stage == "dpo"
     online = stage in RL_LOOP_STAGES
     removed = set(DPO_REMOVES) if dpo else set()
@@ -143,6 +164,7 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
         removed |= {"rm_trainer", "reward_model"}  # a verifier scores instead: no reward model to train or run
     if online and i.kl == 0:
         removed.add("reference_model")  # kl = 0: no KL term, no reference model (DAPO)
+    notes = node_notes(i, stage, tail_bound)
     out: dict[str, NodeState] = {}
     for node in NODE_IDS:
         on = active[node]
@@ -164,5 +186,5 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
             state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["kl_risk"], "ok")
         else:
             state = "ok"
-        out[node] = NodeState(on, state, node == bottleneck)
+        out[node] = NodeState(on, state, node == bottleneck, notes.get(node, ""))
     return out

@@ -122,7 +122,29 @@
   const requestUrl = (form, name, value) => {
     const data = new FormData(form);
     if (name) data.set(name, value);
+    if (name === "arch") archSize(data, form, value);
     return new URL(form.getAttribute("hx-get") + "?" + new URLSearchParams(data), location.origin).href;
+  };
+  // A named architecture sets the policy size itself: its policy_b control is disabled (not sent); choosing
+  // custom again sends the size the chosen model had.  archSize applies that rule to a query about to be sent;
+  // syncArch to the form when the choice changes (before htmx reads it).
+  const archSize = (data, form, arch) => {
+    if (arch !== "custom") { data.delete("policy_b"); return; }
+    const size = form.querySelector("input[name=policy_b]");
+    if (size) data.set("policy_b", size.value);
+  };
+  const syncArch = (radio) => {
+    const form = formOf(radio);
+    const size = form && form.querySelector("input[name=policy_b]");
+    if (!size) return;
+    const named = radio.value !== "custom";
+    const range = size.closest(".ctl").querySelector(".ladder");
+    if (named && radio.dataset.policyB) {
+      size.value = radio.dataset.policyB;
+      if (range) range.value = String(nearest(ladderOf(range), Number(size.value)));
+    }
+    size.disabled = named;
+    if (range) range.disabled = named;
   };
   const fetchAhead = (form, name, value) => {
     const url = requestUrl(form, name, value);
@@ -191,8 +213,9 @@
       number.value = ladderOf(el)[Number(el.value)];
       el.setAttribute("aria-valuetext", number.value + unitOf(number));
       if (answerNow(el)) event.stopPropagation();  // answered: htmx's trigger on the form never sees it
-    } else if (el.type === "radio" && answerNow(el)) {
-      event.stopPropagation();
+    } else if (el.type === "radio") {
+      if (el.name === "arch") syncArch(el);
+      if (answerNow(el)) event.stopPropagation();
     } else if (el.type === "number" && el.form && el.form.id === "workload") {
       const range = el.closest(".ctl") && el.closest(".ctl").querySelector(".ladder");
       const x = Number(el.value);
@@ -229,7 +252,7 @@
       if (click("[data-walk=next]")) event.preventDefault();
     } else if (event.key === "ArrowLeft") {
       if (click("[data-walk=prev]")) event.preventDefault();
-    } else if (/^[1-6]$/.test(event.key)) {
+    } else if (/^[1-9]$/.test(event.key) && document.querySelector(`.preset[data-key="${event.key}"]`)) {
       click(`.preset[data-key="${event.key}"]`);
     } else if (event.key === "?" && help && !help.open) {
       help.showModal();

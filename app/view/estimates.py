@@ -37,24 +37,45 @@ class Lane:
     over: bool = False   # more than the usable memory
 
 
+def _generation_bars(start: float, gen_s: float, tail_s: float, total: float) -> tuple[Bar, ...]:
+    """Generation as one bar, or two when the longest response holds the step: the batch, then the tail."""
+    batch = gen_s - tail_s
+    if tail_s <= 0:
+        return (Bar("gen", pct(start, total), pct(gen_s, total), gen_s),)
+    return (Bar("gen", pct(start, total), pct(batch, total), batch),
+            Bar("tail", pct(start + batch, total), pct(tail_s, total), tail_s))
+
+
 def timeline(r: Result) -> tuple[Lane, ...]:
-    """Lanes of one PPO step: colocated, one lane with the phases in turn; separate, one lane per GPU group, with
-    training starting when the step's last rollouts are scored."""
+    """Lanes of one RL step, in per cent of its wall clock.
+
+    Colocated (the hybrid engine): one lane, the phases in turn: generation (its tail marked), scoring, training,
+    the refit.  Separate, synchronous: generation, scoring streaming beside it, then training, then the weight
+    broadcast.  Separate with staleness k: generation (for step n + k) runs beside scoring and training of
+    step n; the broadcast closes the step."""
     s = r.step
     total = s.total_s
     if total <= 0:
         return ()
+    g, sc, tr, sync = s.generation_s, s.scoring_s, s.training_s, s.sync_s
     if s.groups.colocated:
-        g, sc, tr = s.generation_s, s.scoring_s, s.training_s
-        return (Lane("all", s.groups.training, (
-            Bar("gen", 0.0, pct(g, total), g), Bar("score", pct(g, total), pct(sc, total), sc),
-            Bar("train", pct(g + sc, total), pct(tr, total), tr))),)
-    start_train = total - s.training_s
+        bars = (*_generation_bars(0.0, g, s.tail_s, total),
+                Bar("score", pct(g, total), pct(sc, total), sc),
+                Bar("train", pct(g + sc, total), pct(tr, total), tr))
+        if sync > 0:
+            bars += (Bar("sync", pct(g + sc + tr, total), pct(sync, total), sync),)
+        return (Lane("all", s.groups.training, bars),)
+    if s.staleness:
+        score_start, train_start = 0.0, sc
+    else:
+        score_start, train_start = 0.0, total - sync - tr
+    train = (Bar("train", pct(train_start, total), pct(tr, total), tr),)
+    if sync > 0:
+        train += (Bar("sync", pct(total - sync, total), pct(sync, total), sync),)
     return (
-        Lane("gen", s.groups.generation, (Bar("gen", 0.0, pct(s.generation_s, total), s.generation_s),)),
-        Lane("score", s.groups.scoring, (Bar("score", 0.0, pct(s.scoring_s, total), s.scoring_s),)),
-        Lane("train", s.groups.training, (Bar("train", pct(start_train, total), pct(s.training_s, total),
-                                              s.training_s),)),
+        Lane("gen", s.groups.generation, _generation_bars(0.0, g, s.tail_s, total)),
+        Lane("score", s.groups.scoring, (Bar("score", pct(score_start, total), pct(sc, total), sc),)),
+        Lane("train", s.groups.training, train),
     )
 
 

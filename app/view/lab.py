@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from app.model import Result, WorkloadInputs
 from app.model.assumptions import CONSTANTS, GPUS, SOURCES
-from app.model.inputs import CHOICE_SPECS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
+from app.model import DEFAULTS
+from app.model.assumptions import ARCHS
+from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region, lab_regions
 
@@ -20,6 +22,8 @@ class Control:
     group: str
     value: str
     choices: tuple[str, ...] = ()
+    disabled: bool = False  # policy_b while a named architecture sets the size (not submitted)
+    changed: bool = False   # off its default: the control's group opens
     min: str = ""
     max: str = ""
     step: str = ""
@@ -40,16 +44,47 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
     out = []
     for name in PARAM_NAMES:
         value = getattr(inputs, name)
+        changed = value != getattr(DEFAULTS, name)
         if name in NUMBER_SPECS:
             spec = NUMBER_SPECS[name]
             out.append(Control(
                 "number", name, spec.group, fmt_param(value), min=fmt_param(spec.minimum),
                 max=fmt_param(spec.maximum), step="1" if spec.integer else "any", ladder=LADDER_JSON[name],
-                index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1))
+                index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1,
+                disabled=name == "policy_b" and inputs.arch != "custom", changed=changed))
         else:
             spec = CHOICE_SPECS[name]
-            out.append(Control("choice", name, spec.group, value, choices=spec.choices))
+            out.append(Control("choice", name, spec.group, value, choices=spec.choices, changed=changed))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class FormGroup:
+    id: str
+    controls: tuple[Control, ...]
+    open: bool  # the first group always; another when one of its values is off its default
+
+
+def form_groups(inputs: WorkloadInputs) -> tuple[FormGroup, ...]:
+    """The form's fieldsets in order (the parameter table's groups): the workload first and open, then
+    algorithm, model and hardware & systems, each opened when the state sets one of its values."""
+    ctls = controls(inputs)
+    return tuple(FormGroup(g, tuple(c for c in ctls if c.group == g),
+                           k == 0 or any(c.changed for c in ctls if c.group == g))
+                 for k, g in enumerate(FORM_GROUPS))
+
+
+@dataclass(frozen=True, slots=True)
+class ArchChoice:
+    id: str
+    total_b: float
+    active_b: float
+    attention: str   # mha | gqa | mla ("" for custom)
+    moe: bool
+
+
+ARCH_CHOICES = {"custom": ArchChoice("custom", 0, 0, "", False)} | {
+    k: ArchChoice(k, a.total_b, a.active_b, a.attention, a.experts > 0) for k, a in ARCHS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +123,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
     i = result.inputs
     query = canonical_query(i)
     return {
-        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "controls": controls(i),
+        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "form_groups": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": preset_links(lang), "current_preset": current_preset(i),
         "self_url": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),

@@ -15,6 +15,7 @@ from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice
 from app.model.meters import METER_IDS, Meter
+from app.model.physics import kv_bytes_per_token, policy_arch
 from app.model.moves import Moves
 from app.model.stages import NODE_IDS, EdgeState, NodeState
 from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
@@ -78,10 +79,32 @@ class EstStepVM:
     epochs: int
     prompt_tokens: int
     response_tokens: int
+    response_max_tokens: int
     policy_b: float
     rm_b: float
     pairs: int
     demos: int
+    method: str
+    placement: str
+    engine: str
+    staleness: int
+    group: int
+    kl: float
+    reward: str
+
+
+@dataclass(frozen=True, slots=True)
+class EstRunVM:
+    """A whole run: one pass over the prompt set (DPO: over the pairs, ``epochs`` times)."""
+
+    stage: str
+    steps: int
+    hours: float
+    gpu_hours: float
+    prompts: int
+    pairs: int
+    epochs: int
+    gpus: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +123,31 @@ class EstVsVM:
     ppo_step_s: float
     generation_s: float
     rollouts: int
+    method: str  # the RL method beside DPO: ppo or grpo (ppo when the state is DPO)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchInfoVM:
+    """The policy's shape under the architecture picker: a named model's config.json, or the custom rule."""
+
+    arch: str
+    layers: float
+    hidden: float
+    heads: float
+    kv_heads: float
+    head_dim: int
+    attention: str
+    total_b: float
+    active_b: float
+    experts: int
+    experts_per_token: int
+    kv_bytes_per_token: float
+
+
+def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
+    a = policy_arch(i)
+    return ArchInfoVM(i.arch, a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.attention, a.total_b,
+                      a.active_b, a.experts, a.experts_per_token, kv_bytes_per_token(a))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +188,7 @@ def lab_regions(r: Result, notices: tuple[Notice, ...] = (), change: Moves | Non
     regions = [
         Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus)),
         Region("notices", "live-notices", NoticesVM(notices)),
+        Region("arch_info", "arch-info", arch_info(i)),
         Region("stage", "live-stage", StageVM(r.stage, r.bottleneck)),
     ]
     regions += [Region("node", f"dg-n-{k}", NodeVM(k, r.nodes[k])) for k in NODE_IDS]
@@ -149,12 +198,15 @@ def lab_regions(r: Result, notices: tuple[Notice, ...] = (), change: Moves | Non
         Region("est_head", "est-head", EstHeadVM(i.gpus, i.gpu, i.placement)),
         Region("est_step", "est-step", EstStepVM(
             r.stage, r.step, r.dpo, r.offline, timeline(r), i.gpus, i.epochs, i.prompt_tokens, i.response_tokens,
-            i.policy_b, i.rm_b, i.pairs, i.demos)),
+            i.response_max_tokens, i.policy_b, i.rm_b, i.pairs, i.demos, i.method, i.placement, i.engine, i.staleness,
+            i.group, i.kl, i.reward)),
         Region("est_mem", "est-mem", memory_bars(r)),
         Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
+        Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours, r.run.gpu_hours, i.prompts, i.pairs,
+                                              i.epochs, i.gpus)),
         Region("est_vs", "est-vs", EstVsVM(
             r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
-            r.step.generation_s, i.rollouts)),
+            r.step.generation_s, i.rollouts, "grpo" if i.method == "grpo" else "ppo")),
         Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck)),
         Region("strip", "meter-strip", StripVM(
             tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)),
