@@ -52,6 +52,7 @@ def main() -> int:
     ap.add_argument("--random", type=int, default=40, help="random start states (default 40)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--all-rows", action="store_true", help="also write every move (URL, sizes) to the JSON")
     args = ap.parse_args()
     budget = int(BUDGETS["partial_bytes"])
     with warnings.catch_warnings():
@@ -112,7 +113,12 @@ def main() -> int:
     print(f"all {len(rows)} moves: max {out['max_bytes']} B, {out['over_budget']} over budget; largest: "
           + "; ".join(f"{r['origin']} {r['lang']} {r['param']} {r['from']}→{r['to']} {r['bytes']} B" for r in worst[:4]))
     out["largest"] = worst
-    out["rows"] = rows
+    out["by_param"] = {}  # (origin, lang, parameter) → moves, p50 and max bytes
+    for r in rows:
+        out["by_param"].setdefault(f"{r['origin']} {r['lang']} {r['param']}", []).append(r["bytes"])
+    out["by_param"] = {k: {"moves": len(v), "p50": pct(v, 50), "max": max(v)} for k, v in out["by_param"].items()}
+    if args.all_rows:
+        out["rows"] = rows
     write_json(args.json, out)
     return 0
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure of docs/performance.md, in one go (≈ 8–10 min on the 2-core box):
+# Every figure of docs/performance.md, in one go (≈ 5 min on the 2-core box; 4 min in the recorded run):
 #
 #   bash benchmarks/run_all.sh                 # writes benchmarks/results/ (stale result files removed first)
 #   QUICK=1 bash benchmarks/run_all.sh         # shorter runs, for a look
