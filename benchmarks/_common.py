@@ -1,12 +1,12 @@
 """Shared helpers for the benchmark scripts: percentiles, loopback checks, the rollouts ladder walk, run metadata.
 
-Nothing here times anything by itself.  Percentiles are nearest-rank (the same definition as the peers' harness
-/work/shared/peers/measure_ui.py), so p95 of 60 samples is the 57th smallest value.
+Nothing here times anything by itself.  Percentiles are nearest-rank (the same definition as the peers' harness,
+shared/peers/measure_ui.py), so p95 of 60 samples is the 58th smallest value
+(int(round(57 + 0.5)) = 58).  The budgets are in budgets.py.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import platform
@@ -17,27 +17,10 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-# The app measured: this checkout's, unless PYTHONPATH names another checkout (an A/B run drives an older commit's
-# app with these scripts).  First on the path either way: the venv's editable install points at one checkout only.
-APP_ROOT = next((Path(p).resolve() for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
-                 if p and (Path(p) / "app" / "main.py").is_file()), ROOT)
-if str(APP_ROOT) not in sys.path[:1]:
-    sys.path.insert(0, str(APP_ROOT))
+if str(ROOT) not in sys.path[:1]:  # the app of this checkout, whatever the current directory
+    sys.path.insert(0, str(ROOT))
 
 RESULTS = ROOT / "benchmarks" / "results"
-
-# The issue's budgets (issue "speed"); the scripts print measured / budget, never pass/fail on wall-clock time.
-BUDGETS = {
-    "browser_update_p50_ms": 8.0,
-    "browser_update_p95_ms": 16.0,
-    "server_partial_p50_ms": 2.0,
-    "server_partial_p99_ms": 10.0,
-    "throughput_per_s": 1000.0,
-    "first_load_kb": 100.0,
-    "first_load_requests": 6,
-    "partial_bytes": 15_000,
-    "model_median_us": 100.0,
-}
 
 
 def pct(values, q: float):
@@ -58,20 +41,6 @@ def summary(values, digits: int = 3) -> dict | None:
     return {"n": len(values), "p50": r(statistics.median(values)), "p90": r(pct(values, 90)),
             "p95": r(pct(values, 95)), "p99": r(pct(values, 99)), "max": r(max(values)), "min": r(min(values)),
             "mean": r(statistics.fmean(values))}
-
-
-def call_route(fn, *args):  # noqa: ANN001, ANN201
-    """Call a route function, sync or async, in-process.  An async route that never awaits (the lab's routes do
-    CPU work only) is driven to completion directly, without an event loop's overhead."""
-    result = fn(*args)
-    if inspect.iscoroutine(result):
-        try:
-            result.send(None)
-        except StopIteration as done:
-            return done.value
-        result.close()
-        raise RuntimeError(f"{fn.__name__} awaited something: time it through the ASGI app instead")
-    return result
 
 
 def check_loopback(url: str) -> str:
@@ -109,24 +78,18 @@ def bounce(n: int, start: int):
         i += step
 
 
-def app_dir() -> str:
-    """The app measured, relative to this checkout ("." for its own): no absolute path of the machine in results."""
-    return os.path.relpath(APP_ROOT, ROOT)
-
-
 def run_meta() -> dict:
     """Machine, versions and the app's git state, for every result file."""
     def git(*args: str) -> str:
         try:
             # rstrip only: porcelain status lines start with a space (" M app/…")
-            return subprocess.run(["git", *args], cwd=APP_ROOT, capture_output=True, text=True,
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
                                   timeout=10).stdout.rstrip()
         except (OSError, subprocess.SubprocessError):
             return ""
 
     versions = {}
-    for mod in ("fastapi", "starlette", "uvicorn", "jinja2", "pydantic", "httpx", "playwright", "h11", "httptools",
-                "uvloop"):
+    for mod in ("fastapi", "starlette", "uvicorn", "jinja2", "pydantic", "playwright", "httptools", "uvloop"):
         try:
             from importlib.metadata import version
 
@@ -143,7 +106,7 @@ def run_meta() -> dict:
         pass
     return {
         "python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(), "cpu": cpu,
-        "loadavg_at_start": os.getloadavg(), "versions": versions, "app_dir": app_dir(),
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()], "versions": versions,
         "git_commit": git("rev-parse", "--short", "HEAD"),
         "app_dirty_files": [ln[3:] for ln in git("status", "--porcelain", "--", "app").splitlines() if ln],
     }

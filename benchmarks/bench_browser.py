@@ -1,35 +1,31 @@
-"""Browser update latency: keyboard slider move → updated meter in the DOM, in headless Debian Chromium.
+"""Browser update latency: keyboard slider move → updated meter in the DOM, in headless Debian Chromium, three ways
+side by side in one run.
 
     .venv/bin/python benchmarks/bench_browser.py --url http://127.0.0.1:8765/en/ --moves 60 \
         --json benchmarks/results/browser.json
 
-Method (all timing in the page's own clock, so the Playwright↔browser round trip is not included):
+The three modes (the page and app/ are not changed; a mode is an init script that runs before any page script):
 
-1. load the lab page once, wait until the meters show numbers and the network is idle;
-2. per move: focus ``input.ladder[data-for=in-rollouts]`` (the rollouts ladder slider), arm a one-shot
-   capture-phase ``keydown`` listener on ``window`` (t0 = ``performance.now()``) and a ``MutationObserver`` on
-   ``document.body`` that records t1 when the text of ``[data-meter-value=rollout_load]`` differs from its value
-   before the key press (htmx swaps the meter card out-of-band, i.e. replaces the element, so the observer
-   watches the body subtree), then press ArrowRight / ArrowLeft alternately (512 ↔ 640 rollouts, meter 63 ↔ 66);
-3. t2 = the next ``requestAnimationFrame`` after t1 (≈ the frame that paints it);
-4. wait until no ``.htmx-request`` is left, plus ``--settle-ms``; then the next move.
+* ``ahead`` — the lab as shipped: app.js fetches the neighbouring notches' partials ahead, so a one-notch move is
+  usually answered with no request at all (counted in ``answered_ahead``).  The budgeted figure.
+* ``cold`` — nothing fetched ahead (app.js's ``fetch()`` calls never resolve), so every move is the htmx round
+  trip: the request, the server, ``applyLive``'s swap of the changed regions.
+* ``fetch`` — the floor any client pays for a round trip to this server: htmx is taken off the form, and on
+  ``input`` a bare ``fetch()`` of the same partial (same URL and headers) is followed by one ``textContent`` write
+  of the watched meter.  The cold move's budget is a ratio to this, measured in the same run.
 
-Besides t1 − t0 ("dom", the budgeted figure) each move records where the time went, from an XHR wrapper
-installed before any page script and from the request's Resource Timing entry:
-``send`` (keydown → ``XMLHttpRequest.send``: input handling, htmx trigger, form serialisation),
-``xhr_done`` (keydown → ``readyState 4``, before htmx's ``onload`` runs), hence ``network+server`` =
-xhr_done − send and ``htmx_ms`` (printed as "swap") = dom − xhr_done (htmx's response handling + app.js's
-``applyLive``); ``server_ms`` is the ``Server-Timing: app;dur`` the timed server (benchmarks/timed_app.py)
-reports for that request.  A move that app.js answers from a partial it fetched ahead (the neighbouring notches
-of the slider in use) makes no request at all: it is counted in ``answered_ahead`` and has no breakdown; the
-``fetch()`` calls that fetch ahead are counted per move (``ahead_fetches``).  ``--tweak no-ahead`` turns the
-fetch-ahead off, so every move takes the htmx round trip (the cold path).
+The modes run in ``--rounds`` rounds (ahead, cold, fetch, ahead, cold, fetch, …), each round on a fresh page, so
+the shared machine's load falls on all three alike.  The browser's HTTP cache is off in every mode (the partials
+are cacheable for 300 s): every request reaches the server.
 
-``--tweak`` changes the page in the browser only (init script; app/ untouched), to A/B htmx settings:
-``history-off`` (``hx-history="false"`` on <html>: no history snapshot), ``no-replace-url`` (the form's
-``hx-replace-url`` removed: the floor without URL sync), ``manual-replace`` (no ``hx-replace-url``; app-side JS
-calls ``history.replaceState`` after each response instead).  ``--pattern sweep`` walks the ladder up and down
-several notches instead of alternating (fills htmx's history cache with distinct URLs, as dragging does).
+Per move (all timing in the page's own clock, so the Playwright↔browser round trip is not included): focus
+``input.ladder[data-for=in-rollouts]``, arm a one-shot capture-phase ``keydown`` listener on ``window`` (t0) and a
+``MutationObserver`` on ``document.body`` that records t1 when the text of ``[data-meter-value=rollout_load]``
+differs from its value before the press, press ArrowRight / ArrowLeft alternately (512 ↔ 640 rollouts);
+t2 = the next ``requestAnimationFrame`` (≈ the frame that paints it).  Then wait until no request is in flight,
+plus ``--settle-ms``.  ``dom_ms`` = t1 − t0 is the figure; for a move that made a request, ``send`` (keydown →
+``XMLHttpRequest.send`` or ``fetch``), ``network_server`` (send → response complete) and ``swap`` (response →
+meter in the DOM) say where the time went.
 """
 
 from __future__ import annotations
@@ -40,79 +36,72 @@ import json
 import time
 from pathlib import Path
 
-from _common import BUDGETS, CHROMIUM, CHROMIUM_ARGS, check_loopback, run_meta, summary, write_json
+from _common import CHROMIUM, CHROMIUM_ARGS, check_loopback, run_meta, summary, write_json
+from budgets import BUDGETS
 
 SLIDER = "input.ladder[data-for=in-rollouts]"
 METER = "[data-meter-value=rollout_load]"
 METERS = [f"[data-meter-value={m}]" for m in ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")]
+MODES = ("ahead", "cold", "fetch")
 
+# Records every XHR (htmx) and fetch() with its send and completion time.
 INIT_JS = r"""
 (() => {
-  const log = window.__xhrLog = [];
+  const log = window.__reqLog = [];
   const open = XMLHttpRequest.prototype.open;
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    this.__rec = {url: String(url), send: null, done: null};
+    this.__rec = {kind: 'xhr', url: String(url), send: null, done: null};
     return open.call(this, method, url, ...rest);
   };
   XMLHttpRequest.prototype.send = function (...args) {
-    const rec = this.__rec || {url: '?', send: null, done: null};
+    const rec = this.__rec || {kind: 'xhr', url: '?', send: null, done: null};
     rec.send = performance.now();
     if (log.length < 50) log.push(rec);
     // readystatechange(4) fires before the load event that htmx listens to
     this.addEventListener('readystatechange', () => {
-      if (this.readyState === 4 && rec.done === null) { rec.done = performance.now(); rec.url = this.responseURL || rec.url; }
+      if (this.readyState === 4 && rec.done === null) rec.done = performance.now();
     });
     return send.apply(this, args);
   };
-  // fetch() is what app.js uses to fetch the neighbouring notches' answers ahead: counted apart from the
-  // move's own XHR (a move answered ahead makes no request at all)
   const ahead = window.__aheadLog = [];
-  const f = window.fetch;
+  const realFetch = window.__realFetch = window.fetch.bind(window);
+  // app.js's fetch() calls are its fetches ahead (counted apart from the move's own request)
   window.fetch = function (input, ...rest) {
     if (ahead.length < 200) ahead.push({url: String(input), send: performance.now()});
-    if (window.__noAhead) return new Promise(() => {});  // --tweak no-ahead: the answers never arrive
-    return f.call(this, input, ...rest);
+    if (window.__noAhead) return new Promise(() => {});  // cold and fetch modes: those answers never arrive
+    return realFetch(input, ...rest);
   };
 })();
 """
 
-TWEAKS = {
-    "none": "",
-    # app.js's fetch-ahead of the neighbouring notches disabled: every move is an htmx request (the cold path)
-    "no-ahead": "window.__noAhead = true;",
-    "history-off": "document.documentElement.setAttribute('hx-history', 'false');",
-    "no-replace-url": """document.addEventListener('DOMContentLoaded', () => {
-        const f = document.getElementById('workload'); if (f) f.removeAttribute('hx-replace-url'); });""",
-    "manual-replace": """document.addEventListener('DOMContentLoaded', () => {
-        const f = document.getElementById('workload'); if (f) f.removeAttribute('hx-replace-url');
-        document.addEventListener('htmx:afterRequest', (e) => {
-          if (e.detail.elt && e.detail.elt.id === 'workload' && e.detail.successful && e.detail.xhr.responseURL)
-            history.replaceState(history.state, '', e.detail.xhr.responseURL);
-        }); });""",
-    # The floor for this server's partial: no htmx on the form; a bare fetch() of the same partial and one
-    # textContent write of the watched meter (what any client must at least do per move).
-    "fetch-floor": """document.addEventListener('DOMContentLoaded', () => {
-        const f = document.getElementById('workload'); if (!f) return;
-        f.removeAttribute('hx-get'); f.removeAttribute('hx-trigger');
-        let prev = location.href;
-        f.addEventListener('input', () => {
-          const url = f.getAttribute('action') + '?' + new URLSearchParams(new FormData(f)).toString();
-          fetch(url, {headers: {'HX-Request': 'true', 'HX-Current-URL': prev}}).then(r => r.text()).then(t => {
-            const m = /data-meter-value="rollout_load">([^<]*)</.exec(t);
-            const el = document.querySelector('[data-meter-value=rollout_load]');
-            if (m && el) el.textContent = m[1];
-            prev = new URL(url, location.href).href;
-            history.replaceState(history.state, '', url);
-          });
-        });
-      });""",
+MODE_JS = {
+    "ahead": "",
+    "cold": "window.__noAhead = true;",
+    "fetch": r"""window.__noAhead = true;
+document.addEventListener('DOMContentLoaded', () => {
+  const f = document.getElementById('workload'); if (!f) return;
+  f.removeAttribute('hx-get'); f.removeAttribute('hx-trigger');
+  let prev = location.href;
+  f.addEventListener('input', () => {
+    const url = new URL(f.getAttribute('action') + '?' + new URLSearchParams(new FormData(f)), location.href).href;
+    const rec = {kind: 'fetch', url, send: performance.now(), done: null};
+    window.__reqLog.push(rec);
+    window.__realFetch(url, {headers: {'HX-Request': 'true', 'HX-Current-URL': prev}}).then(r => r.text()).then(t => {
+      rec.done = performance.now();
+      const m = /data-meter-value="rollout_load">([^<]*)</.exec(t);
+      const el = document.querySelector('[data-meter-value=rollout_load]');
+      if (m && el) el.textContent = m[1];
+      prev = url;
+    });
+  });
+});""",
 }
 
 ARM_JS = r"""
 ([sel, baseline]) => {
   const st = window.__lat = {keydown: null, changed: null, frame: null, value: null, done: false};
-  window.__xhrLog.length = 0;
+  window.__reqLog.length = 0;
   window.__aheadLog.length = 0;
   const read = () => { const e = document.querySelector(sel); return e ? e.textContent.trim() : null; };
   const onKey = () => { if (st.keydown === null) st.keydown = performance.now(); };
@@ -134,138 +123,113 @@ ARM_JS = r"""
 
 COLLECT_JS = r"""
 () => {
-  const st = window.__lat;
-  const xs = window.__xhrLog.slice();
-  const x = xs.length ? xs[xs.length - 1] : null;
-  let server = null, req = null;
+  const reqs = window.__reqLog.slice();
+  const x = reqs.length ? reqs[reqs.length - 1] : null;
+  let sizes = null;
   if (x && x.done !== null) {
-    const entries = performance.getEntriesByName(x.url).filter(e => e.initiatorType === 'xmlhttprequest');
-    const e = entries[entries.length - 1];
-    if (e) {
-      const t = (e.serverTiming || []).find(s => s.name === 'app');
-      server = t ? t.duration : null;
-      req = {start: e.startTime, requestStart: e.requestStart, responseStart: e.responseStart,
-             responseEnd: e.responseEnd, encoded: e.encodedBodySize, decoded: e.decodedBodySize};
-    }
+    const e = performance.getEntriesByName(new URL(x.url, location.href).href).pop();
+    if (e) sizes = {encoded: e.encodedBodySize, decoded: e.decodedBodySize,
+                    ttfb: e.responseStart > 0 ? e.responseStart - e.requestStart : null};
   }
   performance.clearResourceTimings();
-  return {lat: st, xhrs: xs.length, xhr: x, server, req, ahead: window.__aheadLog.length,
-          slider: document.querySelector('input.ladder[data-for=in-rollouts]').value,
-          number: document.getElementById('in-rollouts').value,
-          url: location.search};
+  return {lat: window.__lat, requests: reqs.length, req: x, sizes, ahead: window.__aheadLog.length,
+          slider: document.querySelector('input.ladder[data-for=in-rollouts]').value};
 }
 """
 
-
-def top_self_time(profile: dict, n: int) -> list[dict]:
-    """Self time per function (name, url:line) from a CDP CPU profile, largest first."""
-    nodes = {nd["id"]: nd for nd in profile["nodes"]}
-    hits: dict[int, int] = {}
-    for sid in profile.get("samples", []):
-        hits[sid] = hits.get(sid, 0) + 1
-    deltas = profile.get("timeDeltas", [])
-    total_us = sum(deltas)
-    per_sample_us = total_us / max(len(deltas), 1)
-    agg: dict[tuple, float] = {}
-    for nid, k in hits.items():
-        cf = nodes[nid]["callFrame"]
-        key = (cf.get("functionName") or "(anonymous)", cf.get("url", "").rsplit("/", 1)[-1], cf.get("lineNumber", -1))
-        agg[key] = agg.get(key, 0.0) + k * per_sample_us / 1000.0
-    ranked = sorted(agg.items(), key=lambda kv: -kv[1])[:n]
-    return [{"function": f, "file": u, "line": ln + 1, "self_ms": round(ms, 2)} for (f, u, ln), ms in ranked]
+IDLE_JS = "() => !document.querySelector('.htmx-request') && window.__reqLog.every(r => r.done !== null)"
 
 
-def run(url: str, moves: int, warmup: int, settle_ms: int, tweak: str, pattern: str, cache: bool, timeout_ms: int,
-        screenshot: str | None, cpu_profile: str | None = None, htmx_source: str | None = None) -> dict:
+def measure_page(browser, url: str, mode: str, moves: int, warmup: int, settle_ms: int,  # noqa: ANN001
+                 timeout_ms: int, screenshot: str | None = None) -> tuple[list[dict], list[dict]]:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    page.add_init_script(INIT_JS + MODE_JS[mode])
+    page.goto(url, wait_until="load", timeout=timeout_ms)
+    page.wait_for_function(
+        "(sels) => sels.every(s => { const e = document.querySelector(s); return e && /\\d/.test(e.textContent); })",
+        arg=METERS, timeout=timeout_ms)
+    page.wait_for_load_state("networkidle", timeout=timeout_ms)
+    page.wait_for_timeout(300)
+    samples, failures = [], []
+    keys = ("ArrowRight", "ArrowLeft")
+    for i in range(warmup + moves):
+        key = keys[i % 2]
+        page.focus(SLIDER, timeout=timeout_ms)
+        baseline = page.eval_on_selector(METER, "e => e.textContent.trim()")
+        page.evaluate(ARM_JS, [METER, baseline])
+        page.keyboard.press(key)
+        try:
+            page.wait_for_function("() => window.__lat && window.__lat.done", timeout=timeout_ms, polling=5)
+        except Exception as exc:  # noqa: BLE001 - recorded; every wait is bounded
+            page.evaluate("() => window.__disarm && window.__disarm()")
+            failures.append({"mode": mode, "i": i, "key": key, "error": str(exc).splitlines()[0]})
+            page.wait_for_timeout(settle_ms)
+            continue
+        with contextlib.suppress(Exception):
+            page.wait_for_function(IDLE_JS, timeout=timeout_ms)
+        page.wait_for_timeout(settle_ms)
+        c = page.evaluate(COLLECT_JS)
+        if i < warmup:
+            continue
+        lat, x = c["lat"], c["req"]
+        t0 = lat["keydown"]
+        rec = {"mode": mode, "key": key, "meter": [baseline, lat["value"]], "requests": c["requests"],
+               "answered_ahead": c["requests"] == 0, "ahead_fetches": c["ahead"],
+               "dom_ms": round(lat["changed"] - t0, 3), "frame_ms": round(lat["frame"] - t0, 3)}
+        if x and x["send"] is not None and x["done"] is not None:
+            rec.update(send_ms=round(x["send"] - t0, 3), network_server_ms=round(x["done"] - x["send"], 3),
+                       swap_ms=round(lat["changed"] - x["done"], 3))
+        if c["sizes"]:
+            rec.update(body_decoded=c["sizes"]["decoded"], body_encoded=c["sizes"]["encoded"],
+                       ttfb_ms=c["sizes"]["ttfb"])
+        samples.append(rec)
+    if screenshot:
+        page.screenshot(path=screenshot)
+    ctx.close()
+    return samples, failures
+
+
+def run(url: str, moves: int, rounds: int, warmup: int, settle_ms: int, timeout_ms: int,
+        screenshot: str | None) -> dict:
     from playwright.sync_api import sync_playwright
 
-    out: dict = {"url": url, "moves": moves, "warmup": warmup, "tweak": tweak, "pattern": pattern,
-                 "http_cache": cache}
+    per_round = max(1, moves // rounds)
+    samples: list[dict] = []
+    failures: list[dict] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        out["browser_version"] = browser.version
-        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-        page = ctx.new_page()
-        cdp = ctx.new_cdp_session(page)
-        if not cache:  # every move reaches the server (the partials are Cache-Control: max-age=300)
-            cdp.send("Network.enable")
-            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        page.add_init_script(INIT_JS + TWEAKS[tweak])
-        if htmx_source:  # e.g. the unminified htmx.js of the same release, for a readable --cpu-profile
-            page.route("**/static/htmx-*.js", lambda route: route.fulfill(path=htmx_source,
-                                                                          content_type="text/javascript"))
-        page.goto(url, wait_until="load", timeout=timeout_ms)
-        page.wait_for_function(
-            "(sels) => sels.every(s => { const e = document.querySelector(s); return e && /\\d/.test(e.textContent); })",
-            arg=METERS, timeout=timeout_ms)
-        page.wait_for_load_state("networkidle", timeout=timeout_ms)
-        page.wait_for_timeout(300)
-
-        # sweep: 6 notches up, 6 down (512 → 4096 → 512 ...); distinct URLs fill the history cache
-        keys = ["ArrowRight", "ArrowLeft"] if pattern == "alternate" else ["ArrowRight"] * 6 + ["ArrowLeft"] * 6
-        samples, failures = [], []
-        for i in range(warmup + moves):
-            if cpu_profile and i == warmup:
-                cdp.send("Profiler.enable")
-                cdp.send("Profiler.setSamplingInterval", {"interval": 100})
-                cdp.send("Profiler.start")
-            key = keys[i % len(keys)]
-            page.focus(SLIDER, timeout=timeout_ms)
-            baseline = page.eval_on_selector(METER, "e => e.textContent.trim()")
-            before = page.eval_on_selector(SLIDER, "e => e.value")
-            page.evaluate(ARM_JS, [METER, baseline])
-            page.keyboard.press(key)
-            try:
-                page.wait_for_function("() => window.__lat && window.__lat.done", timeout=timeout_ms, polling=5)
-            except Exception as exc:  # noqa: BLE001 - recorded; every wait is bounded
-                page.evaluate("() => window.__disarm && window.__disarm()")
-                failures.append({"i": i, "key": key, "error": str(exc).splitlines()[0]})
-                page.wait_for_timeout(settle_ms)
-                continue
-            with contextlib.suppress(Exception):
-                page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=timeout_ms)
-            page.wait_for_timeout(settle_ms)
-            c = page.evaluate(COLLECT_JS)
-            lat, x = c["lat"], c["xhr"]
-            t0 = lat["keydown"]
-            rec = {"i": i, "key": key, "slider": [before, c["slider"]], "meter": [baseline, lat["value"]],
-                   "rollouts": c["number"], "location": c["url"], "xhrs": c["xhrs"], "ahead_fetches": c["ahead"],
-                   "answered_ahead": c["xhrs"] == 0,
-                   "dom_ms": round(lat["changed"] - t0, 3), "frame_ms": round(lat["frame"] - t0, 3),
-                   "send_ms": round(x["send"] - t0, 3) if x and x["send"] is not None else None,
-                   "xhr_done_ms": round(x["done"] - t0, 3) if x and x["done"] is not None else None,
-                   "server_ms": c["server"], "req": c["req"]}
-            if rec["send_ms"] is not None and rec["xhr_done_ms"] is not None:
-                rec["network_server_ms"] = round(rec["xhr_done_ms"] - rec["send_ms"], 3)
-                rec["htmx_ms"] = round(rec["dom_ms"] - rec["xhr_done_ms"], 3)
-            if c["req"]:
-                rec["ttfb_ms"] = round(c["req"]["responseStart"] - c["req"]["requestStart"], 3)
-            samples.append(rec)
-        if cpu_profile:
-            prof = cdp.send("Profiler.stop")["profile"]
-            Path(cpu_profile).write_text(json.dumps(prof))
-            out["cpu_profile_top"] = top_self_time(prof, 25)
-        out["final_url"] = page.evaluate("() => location.pathname + location.search")
-        if screenshot:
-            page.screenshot(path=screenshot)
-        ctx.close()
+        version = browser.version
+        for r in range(rounds):
+            for mode in MODES:
+                s, f = measure_page(browser, url, mode, per_round, warmup, settle_ms, timeout_ms,
+                                    screenshot if (r, mode) == (rounds - 1, "ahead") else None)
+                samples += s
+                failures += f
         browser.close()
 
-    measured = [s for s in samples if s["i"] >= warmup]
+    out: dict = {"url": url, "browser_version": version, "moves_per_mode": per_round * rounds, "rounds": rounds,
+                 "http_cache": "off", "modes": {}, "failures": failures}
+    for mode in MODES:
+        ms = [s for s in samples if s["mode"] == mode]
 
-    def col(k: str) -> list[float]:
-        return [s[k] for s in measured if s.get(k) is not None]
+        def col(k: str, ms=ms) -> list[float]:
+            return [s[k] for s in ms if s.get(k) is not None]
 
-    moved = [s for s in measured if s["slider"][0] != s["slider"][1] and s["meter"][1] != s["meter"][0]]
-    out.update({
-        "dom_ms": summary(col("dom_ms")), "frame_ms": summary(col("frame_ms")), "send_ms": summary(col("send_ms")),
-        "xhr_done_ms": summary(col("xhr_done_ms")), "network_server_ms": summary(col("network_server_ms")),
-        "htmx_ms": summary(col("htmx_ms")), "server_ms": summary(col("server_ms")), "ttfb_ms": summary(col("ttfb_ms")),
-        "moves_that_moved_slider_and_meter": len(moved), "requests_per_move": summary(col("xhrs"), 0),
-        "answered_ahead": sum(1 for s in measured if s["answered_ahead"]),
-        "ahead_fetches_per_move": summary(col("ahead_fetches"), 0),
-        "failures": failures, "samples": samples,
-    })
+        out["modes"][mode] = {
+            "dom_ms": summary(col("dom_ms")), "frame_ms": summary(col("frame_ms")),
+            "send_ms": summary(col("send_ms")), "network_server_ms": summary(col("network_server_ms")),
+            "swap_ms": summary(col("swap_ms")), "ttfb_ms": summary(col("ttfb_ms")),
+            "answered_ahead": sum(1 for s in ms if s["answered_ahead"]), "moves": len(ms),
+            "meter_moved": sum(1 for s in ms if s["meter"][0] != s["meter"][1]),
+            "ahead_fetches_per_move": summary(col("ahead_fetches"), 0),
+            "partial_decoded_bytes": summary(col("body_decoded"), 0),
+            "partial_encoded_bytes": summary(col("body_encoded"), 0),
+        }
+    out["samples"] = samples
     return out
 
 
@@ -273,40 +237,36 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--url", required=True, help="loopback URL of the lab page, e.g. http://127.0.0.1:8765/en/")
-    ap.add_argument("--moves", type=int, default=60, help="measured key presses (10..500)")
-    ap.add_argument("--warmup", type=int, default=4, help="unmeasured key presses first (0..50)")
+    ap.add_argument("--moves", type=int, default=60, help="measured key presses per mode (10..500)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the three modes (1..10)")
+    ap.add_argument("--warmup", type=int, default=2, help="unmeasured key presses on each page first (0..20)")
     ap.add_argument("--settle-ms", type=int, default=100, help="idle pause after each update (0..2000)")
-    ap.add_argument("--tweak", choices=sorted(TWEAKS), default="none")
-    ap.add_argument("--pattern", choices=("alternate", "sweep"), default="alternate")
-    ap.add_argument("--cache", choices=("off", "on"), default="off",
-                    help="browser HTTP cache: off (default; every move reaches the server) or on (repeated states "
-                         "may be answered from the cache: the partials are cacheable for 300 s)")
-    ap.add_argument("--cpu-profile", help="write a CDP JS CPU profile of the measured moves here; top self time is "
-                                          "added to the JSON")
-    ap.add_argument("--htmx-source", help="serve this file instead of the vendored htmx (profiling only)")
     ap.add_argument("--timeout-ms", type=int, default=10_000)
     ap.add_argument("--screenshot")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     url = check_loopback(args.url) + "/"
     t = time.perf_counter()
-    res = run(url, max(10, min(args.moves, 500)), max(0, min(args.warmup, 50)), max(0, min(args.settle_ms, 2000)),
-              args.tweak, args.pattern, args.cache == "on", max(1000, min(args.timeout_ms, 60_000)), args.screenshot,
-              args.cpu_profile, args.htmx_source)
+    res = run(url, max(10, min(args.moves, 500)), max(1, min(args.rounds, 10)), max(0, min(args.warmup, 20)),
+              max(0, min(args.settle_ms, 2000)), max(1000, min(args.timeout_ms, 60_000)), args.screenshot)
     res["meta"] = run_meta()
-    res["budgets"] = {k: BUDGETS[k] for k in ("browser_update_p50_ms", "browser_update_p95_ms")}
+    res["budgets"] = {k: BUDGETS[k] for k in ("browser_update_p50_ms", "browser_update_p95_ms", "cold_vs_fetch_ratio")}
     res["wall_s"] = round(time.perf_counter() - t, 1)
+    m = res["modes"]
+    cold, floor = m["cold"]["dom_ms"], m["fetch"]["dom_ms"]
+    res["cold_vs_fetch_p50"] = round(cold["p50"] / floor["p50"], 2) if cold and floor else None
     write_json(args.json, res)
-    d, f = res["dom_ms"], res["frame_ms"]
-    g = lambda k, q: (res[k] or {}).get(q)  # noqa: E731
-    print(f"browser [{args.tweak}/{args.pattern}/cache {args.cache}] keydown→meter in DOM over {d['n']} moves: p50 {d['p50']:.2f} "
-          f"p95 {d['p95']:.2f} max {d['max']:.2f} ms (budget p50 ≤ 8, p95 ≤ 16); next frame p50 {f['p50']:.2f} "
-          f"p95 {f['p95']:.2f}; breakdown p50: send {g('send_ms', 'p50')}, network+server "
-          f"{g('network_server_ms', 'p50')} (server {g('server_ms', 'p50')}), swap {g('htmx_ms', 'p50')} ms; "
-          f"moved {res['moves_that_moved_slider_and_meter']}/{d['n']}; answered ahead (no request) "
-          f"{res['answered_ahead']}/{d['n']}, fetches ahead per move p50 {g('ahead_fetches_per_move', 'p50')}; "
+    for mode in MODES:
+        r = m[mode]
+        d = r["dom_ms"] or {}
+        g = lambda k, r=r: (r[k] or {}).get("p50")  # noqa: E731
+        print(f"{mode:5s} key→meter in DOM over {r['moves']} moves: p50 {d.get('p50')} p95 {d.get('p95')} max "
+              f"{d.get('max')} ms; frame p50 {g('frame_ms')}; answered ahead {r['answered_ahead']}/{r['moves']}; "
+              f"p50 send {g('send_ms')} · network+server {g('network_server_ms')} · swap {g('swap_ms')} ms; "
+              f"partial {g('partial_decoded_bytes')} B decoded")
+    print(f"cold / fetch p50: ×{res['cold_vs_fetch_p50']} (budget ≤ ×{BUDGETS['cold_vs_fetch_ratio']}); "
           f"failures {len(res['failures'])}")
-    print(json.dumps({"final_url": res["final_url"]}))
+    print(json.dumps({"wall_s": res["wall_s"]}))
     return 0
 
 

@@ -28,7 +28,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from _common import BUDGETS, CHROMIUM, CHROMIUM_ARGS, check_loopback, run_meta, write_json
+from _common import CHROMIUM, CHROMIUM_ARGS, check_loopback, run_meta, write_json
+from budgets import BUDGETS
 
 METERS = [f"[data-meter-value={m}]" for m in ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")]
 
@@ -182,7 +183,7 @@ def main() -> int:
     med = lambda k: statistics.median([ld[k] for ld in loads if ld[k] is not None])  # noqa: E731
     res = {
         "meta": run_meta(), "url": url, "browser_version": version, "loads": len(loads),
-        "budgets": {k: BUDGETS[k] for k in ("first_load_kb", "first_load_requests")},
+        "budgets": {k: BUDGETS[k] for k in ("first_load_bytes", "first_load_requests")},
         "requests": med("requests"), "body_bytes": med("body_bytes"), "header_bytes": med("header_bytes"),
         "body_kb": round(med("body_bytes") / 1000.0, 1),
         "ttfb_ms": med("ttfb_ms"), "fcp_ms": med("fcp_ms"), "dcl_ms": med("dcl_ms"), "load_ms": med("load_ms"),
@@ -194,7 +195,7 @@ def main() -> int:
     }
     write_json(args.json, res)
     print(f"first load (median of {len(loads)} cold loads): {res['requests']} requests, {res['body_bytes']} B body as "
-          f"transferred ({res['body_kb']} kB; budget ≤ 100 KB, ≤ 6 requests) + {res['header_bytes']} B headers; "
+          f"transferred ({res['body_kb']} kB; budget ≤ {BUDGETS['first_load_bytes']:,} B, ≤ {BUDGETS['first_load_requests']} requests) + {res['header_bytes']} B headers; "
           f"TTFB {res['ttfb_ms']:.1f} ms, FCP {res['fcp_ms']:.1f} ms, DCL {res['dcl_ms']:.1f} ms, meters visible "
           f"{res['meters_visible_ms']:.1f} ms")
     for r in res["resources"]:

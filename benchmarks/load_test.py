@@ -1,9 +1,9 @@
 """Bounded mixed load against the lab on 127.0.0.1: full pages, htmx partials and JSON API calls.
 
-    # start the app itself (python -m app.cli on a free port, N workers), load it, stop it:
-    .venv/bin/python benchmarks/load_test.py --spawn --workers 2 --clients 64 --duration 60
+    # start the app itself (`python -m app.cli`, i.e. rlhf-lab: one worker, on a free port), load it, stop it:
+    .venv/bin/python benchmarks/load_test.py --spawn --clients 64 --duration 60
 
-    # load a server that is already running (e.g. nginx in front of the workers, deploy/test_nginx.sh does
+    # load a server that is already running (e.g. nginx in front of two app processes: deploy/test_nginx.sh does
     # this); give the app's PIDs so their memory is read:
     .venv/bin/python benchmarks/load_test.py --url http://127.0.0.1:8080 --pid 1234 --pid 1240 --duration 20
 
@@ -128,7 +128,7 @@ def summary_ms(values: list[float]) -> dict:
 
 
 def descendants(pid: int) -> list[int]:
-    """pid and every process below it (uvicorn --workers N: the supervisor and its workers)."""
+    """pid and every process below it (if a server forks workers, they are counted with it)."""
     out, todo = [], [pid]
     while todo and len(out) < 256:
         p = todo.pop()
@@ -172,9 +172,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def spawn(workers: int, port: int) -> subprocess.Popen:
-    """The project's own CLI (app/cli.py) on 127.0.0.1:port."""
-    cmd = [sys.executable, "-m", "app.cli", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
+def spawn(port: int) -> subprocess.Popen:
+    """The project's own CLI (app/cli.py, one worker) on 127.0.0.1:port."""
+    cmd = [sys.executable, "-m", "app.cli", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
@@ -193,7 +193,7 @@ def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float = 30.0)
 
 
 def stop(proc: subprocess.Popen) -> None:
-    """SIGTERM the process group we started (the CLI and its workers), SIGKILL after 10 s."""
+    """SIGTERM the process group we started, SIGKILL after 10 s."""
     if proc.poll() is not None:
         return
     try:
@@ -306,8 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument("--url", help="base URL of a running server on 127.0.0.1")
-    where.add_argument("--spawn", action="store_true", help="start `python -m app.cli` on a free port and stop it")
-    ap.add_argument("--workers", type=int, default=2, help="with --spawn: worker processes (default 2)")
+    where.add_argument("--spawn", action="store_true",
+                       help="start `python -m app.cli` (one worker) on a free port and stop it")
     ap.add_argument("--pid", type=int, action="append", default=[],
                     help="a server process whose RSS to report (with its children); repeatable")
     ap.add_argument("--clients", type=int, default=64)
@@ -328,14 +328,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.spawn:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        proc = spawn(args.workers, port)
+        proc = spawn(port)
     else:
         base = args.url.rstrip("/")
         if urlsplit(base).hostname not in LOOPBACK:
             raise SystemExit("only loopback targets (127.0.0.1, localhost) are allowed")
     try:
         wait_healthy(base, proc)
-        time.sleep(0.5 if proc else 0)  # let every worker finish importing
         roots = ([proc.pid] if proc else []) + args.pid
         pids = sorted({p for r in roots for p in descendants(r)})
         rss_start, cpu_start = memory(pids), cpu(pids)
@@ -354,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     fivexx = sum(n for s, n in stats.statuses.items() if s >= 500)
     every = [x for v in stats.latencies.values() for x in v]
     result = {
-        "target": base, "spawned_workers": args.workers if proc else None, "clients": args.clients,
+        "target": base, "spawned": bool(proc), "clients": args.clients,
         "duration_s": round(seconds, 2), "warmup_s": args.warmup, "mix": dict(mix),
         "requests": done + failures, "ok": done, "errors": failures, "errors_by_kind": stats.errors,
         "status_5xx": fivexx, "statuses": {str(k): v for k, v in sorted(stats.statuses.items())},

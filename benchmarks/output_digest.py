@@ -1,7 +1,7 @@
-"""SHA-256 of the app's responses for a fixed set of requests: proves a speed patch changes no byte of output.
+"""SHA-256 of the app's responses for a fixed set of requests: proves a change leaves every byte of output alone.
 
-    cd /tmp/lab-scratch/base    && .venv/bin/python benchmarks/output_digest.py --out /tmp/base.json
-    cd /tmp/lab-scratch/patched && .venv/bin/python benchmarks/output_digest.py --compare /tmp/base.json
+    .venv/bin/python benchmarks/output_digest.py --out before.json        # on the commit before the change
+    .venv/bin/python benchmarks/output_digest.py --compare before.json    # after it: exit 1 on any difference
 
 Requests (both languages, in-process via TestClient, ``Accept-Encoding: identity``): the lab page at the
 defaults, at every preset and every walkthrough step; the htmx partial for a one-notch move up and down of every

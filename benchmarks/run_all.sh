@@ -1,129 +1,159 @@
 #!/usr/bin/env bash
-# Every performance figure in docs/performance.md, in one go (≈ 4–6 min on the 2-core box):
-#   bash benchmarks/run_all.sh
+# Every figure of docs/performance.md, in one go (≈ 5 min on the 2-core box; 4 min in the recorded run):
 #
-# 1. model evaluation time (benchmarks/bench_model.py, a colleague's script; called as is)
-# 2. starts our server: uvicorn on a free 127.0.0.1 port, 1 worker, --no-access-log
-#    (benchmarks.timed_app:app = app.main:app + a Server-Timing header; SERVER_TIMING=0 serves app.main:app)
-# 3. (c) browser update latency, HTTP cache off: with app.js fetching ahead (as shipped), then the cold path
-# 4. (d) first load: requests, bytes as transferred, render-blocking resources
-# 5. the peers' harness (/work/shared/peers/measure_ui.py) on our page with benchmarks/peer_adapter.json
-# 6. (b) server latency + throughput: 1 client walking the rollouts ladder, 32 clients walking it, 32 clients
-#    sending only never-seen states (pattern "unique", the cold figure), GET /healthz floor at 32 clients;
-#    load generator benchmarks/loadgen.py (raw asyncio streams); and the in-process render time
-# 7. stops the server by PID; then the same harness on the Gradio peer (queue=False), back to back, if a
-#    peers venv exists (PEERS_VENV, default /tmp/peers-venv; see docs/performance.md for its setup)
-# 8. benchmarks/summarize.py → $OUT/summary.txt and $OUT/summary.json
+#   bash benchmarks/run_all.sh                 # writes benchmarks/results/ (stale result files removed first)
+#   QUICK=1 bash benchmarks/run_all.sh         # shorter runs, for a look
 #
-# Environment knobs:  OUT=benchmarks/results  QUICK=1 (shorter runs)  PEERS=none|gradio|all
-#   PEERS_VENV=/tmp/peers-venv  UVICORN_ARGS="--http httptools --loop uvloop"  SERVER_TIMING=0|1
-#   LOADGEN=raw|httpx (bench_server.py's --client; httpx is the old, CPU-hungry generator)
-# Everything is bounded: each wait has a timeout, each benchmark has a fixed size, servers are killed by PID.
+#  1. the model: median / p95 of evaluate() on random states              benchmarks/bench_model.py
+#  2. partial sizes: every one-notch move from the defaults and random states, en + zh      partial_sizes.py
+#  3. one worker: `rlhf-lab --port P1` (one uvicorn worker, the project's CLI) on a free port, then
+#     a. the browser: key → meters with fetch-ahead, a cold move and a bare fetch() + DOM write, interleaved
+#                                                                                           bench_browser.py
+#     b. first load: bytes, requests, render-blocking                                      bench_first_load.py
+#     c. the server: one client walking a ladder; 32 clients walking, as a class, and never-seen; /healthz floor
+#                                                                                           bench_server.py
+#  4. the two-core host: a second `rlhf-lab --port P2`; 32 clients split evenly over the two ports, never-seen
+#     states, and the /healthz floor through both                                          bench_server.py
+#  5. the peers' harness (shared/peers/measure_ui.py, adapter benchmarks/peer_adapter.json) on our page, then,
+#     with our server stopped, on the Gradio peer (queue=False; PEERS=all adds Gradio's defaults) from the peers'
+#     own venv (PEERS_VENV; set up as in docs/performance.md)
+#  6. deploy/test_nginx.sh if nginx is installed: deploy/nginx.conf for real in front of two processes, its
+#     checks, a short mixed load and never-seen partials through it                nginx.txt, server_nginx.json
+#  7. benchmarks/summarize.py → summary.txt / summary.json: every budget of benchmarks/budgets.py, met or not
+#
+# Knobs: OUT=benchmarks/results  QUICK=1  PEERS=gradio|all|none  PEERS_DIR=../shared/peers (from the repo root)
+#        PEERS_VENV=benchmarks/.peers-venv  NGINX=1|0
+# Everything is bounded: each wait has a timeout, each benchmark a fixed size; servers are stopped by PID.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 PY=${PY:-$ROOT/.venv/bin/python}
 OUT=${OUT:-benchmarks/results}
 PEERS=${PEERS:-gradio}
-PEERS_DIR=${PEERS_DIR:-/work/shared/peers}
-PEERS_VENV=${PEERS_VENV:-/tmp/peers-venv}
-UVICORN_ARGS=${UVICORN_ARGS:-}
-LOADGEN=${LOADGEN:-raw}
-APP=benchmarks.timed_app:app
-[ "${SERVER_TIMING:-1}" = 0 ] && APP=app.main:app
-if [ "${QUICK:-0}" = 1 ]; then MOVES=50 LOADS=3 DURATION=4 ITER=30 MODEL_ARGS=--quick
-else MOVES=60 LOADS=5 DURATION=8 ITER=50 MODEL_ARGS=""; fi
+PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
+PEERS_VENV=${PEERS_VENV:-$ROOT/benchmarks/.peers-venv}
+if [ "${QUICK:-0}" = 1 ]; then MOVES=30 ROUNDS=2 LOADS=3 DURATION=4 ITER=20 MODEL_ARGS=--quick RANDOM_STATES=10
+else MOVES=60 ROUNDS=3 LOADS=5 DURATION=8 ITER=40 MODEL_ARGS="" RANDOM_STATES=40; fi
 mkdir -p "$OUT"
+rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/*.png "$OUT"/*.log   # one run per folder: nothing stale
 
-PID=""
-stop() {
-  if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
-    kill "$PID"
-    for _ in $(seq 1 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$PID" 2>/dev/null && kill -9 "$PID"
-  fi
-  PID=""
+PIDS=()
+stop_all() {  # stop every server this script started, by PID: TERM, at most 5 s, then KILL
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill -0 "$pid" 2>/dev/null || continue
+    kill "$pid"
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+  done
+  PIDS=()
 }
-trap stop EXIT
+trap stop_all EXIT
 
 free_port() {
   "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-wait_http() {  # bounded: 60 s
+wait_http() {  # wait_http URL PID: bounded, 60 s
   for _ in $(seq 1 120); do
     curl -fs -o /dev/null "$1" && return 0
-    kill -0 "$PID" 2>/dev/null || break
+    kill -0 "$2" 2>/dev/null || break
     sleep 0.5
   done
   echo "server at $1 did not come up" >&2
   return 1
 }
 
-step() { echo; echo "== $*"; }
+start_lab() {  # start_lab PORT: `rlhf-lab --port PORT` (app/cli.py: one uvicorn worker), PID appended to PIDS
+  "$PY" -m app.cli --host 127.0.0.1 --port "$1" > "$OUT/server-$1.log" 2>&1 &
+  PIDS+=("$!")
+  wait_http "http://127.0.0.1:$1/healthz" "$!" && curl -fs -o /dev/null "http://127.0.0.1:$1/en/"
+}
 
-step "model evaluation (benchmarks/bench_model.py)"
+step() { echo; echo "== $*"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+echo "run started $(date -u +%Y-%m-%dT%H:%MZ); load average $(loadavg); $(nproc) CPUs" | tee "$OUT/run.txt"
+
+step "1. model evaluation"
 # shellcheck disable=SC2086
 timeout 600 "$PY" benchmarks/bench_model.py $MODEL_ARGS --json "$OUT/model.json" | tee "$OUT/model.txt"
 
-PORT=$(free_port)
-BASE="http://127.0.0.1:$PORT"
-step "our server: uvicorn $APP on $BASE, 1 worker $UVICORN_ARGS"
-# shellcheck disable=SC2086
-"$PY" -m uvicorn "$APP" --host 127.0.0.1 --port "$PORT" --workers 1 --no-access-log $UVICORN_ARGS \
-  > "$OUT/server.log" 2>&1 &
-PID=$!
-if wait_http "$BASE/healthz"; then
-  curl -fs -o /dev/null "$BASE/en/"  # first request: template compilation etc. is not measured
-  step "(c) browser update latency, HTTP cache off"
-  timeout 600 "$PY" benchmarks/bench_browser.py --url "$BASE/en/" --moves "$MOVES" --json "$OUT/browser.json" \
-    --screenshot "$OUT/browser.png" | tee "$OUT/browser.txt"
-  step "(c') browser update latency, the cold path: no fetch-ahead, every move an htmx round trip"
-  timeout 600 "$PY" benchmarks/bench_browser.py --url "$BASE/en/" --moves "$MOVES" --tweak no-ahead \
-    --json "$OUT/browser_no_ahead.json" | tee "$OUT/browser_no_ahead.txt"
-  step "(d) first load"
-  timeout 600 "$PY" benchmarks/bench_first_load.py --url "$BASE/en/" --loads "$LOADS" --json "$OUT/first_load.json" \
+step "2. partial sizes"
+timeout 600 "$PY" benchmarks/partial_sizes.py --random "$RANDOM_STATES" --json "$OUT/partial_sizes.json" \
+  | tee "$OUT/partial_sizes.txt"
+
+P1=$(free_port)
+B1="http://127.0.0.1:$P1"
+step "3. one worker: rlhf-lab --port $P1"
+if start_lab "$P1"; then
+  PID1=${PIDS[0]}
+  step "3a. browser: key → meters, three modes interleaved"
+  timeout 900 "$PY" benchmarks/bench_browser.py --url "$B1/en/" --moves "$MOVES" --rounds "$ROUNDS" \
+    --json "$OUT/browser.json" --screenshot "$OUT/browser.png" | tee "$OUT/browser.txt"
+  step "3b. first load"
+  timeout 600 "$PY" benchmarks/bench_first_load.py --url "$B1/en/" --loads "$LOADS" --json "$OUT/first_load.json" \
     | tee "$OUT/first_load.txt"
+  step "3c. server, one worker: 1 client walking; 32 clients walking, as a class, never-seen; /healthz floor"
+  timeout 600 "$PY" benchmarks/bench_server.py --url "$B1" --concurrency 1:walk,32 --pattern walk,class,unique \
+    --duration "$DURATION" --floor --server-pid "$PID1" --label "one worker" --json "$OUT/server_one.json" \
+    | tee "$OUT/server_one.txt"
+
+  P2=$(free_port)
+  step "4. the two-core host: a second process, rlhf-lab --port $P2; 32 clients split over both ports"
+  if start_lab "$P2"; then
+    PID2=${PIDS[1]}
+    timeout 600 "$PY" benchmarks/bench_server.py --url "$B1,http://127.0.0.1:$P2" --concurrency 32:unique \
+      --duration "$DURATION" --floor --server-pid "$PID1" --server-pid "$PID2" \
+      --label "two rlhf-lab processes, two ports, clients split evenly" --json "$OUT/server_host.json" \
+      | tee "$OUT/server_host.txt"
+    kill "$PID2"
+  fi
+
   if [ -f "$PEERS_DIR/measure_ui.py" ]; then
-    step "peers' harness on our page (benchmarks/peer_adapter.json)"
-    timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "$BASE/en/" --adapter-file benchmarks/peer_adapter.json \
+    step "5. peers' harness on our page (benchmarks/peer_adapter.json)"
+    timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "$B1/en/" --adapter-file benchmarks/peer_adapter.json \
       --loads "$LOADS" --iterations "$ITER" --out "$OUT/harness_ours.json" | tee "$OUT/harness_ours.txt"
   fi
-  step "(b) server: in-process render time, then HTTP latency/throughput: 1 client walk, 32 clients walk, class, unique"
-  timeout 600 "$PY" benchmarks/bench_server.py --url "$BASE" --concurrency 1:walk,32 --pattern walk,class,unique \
-    --client "$LOADGEN" --duration "$DURATION" --floor --server-pid "$PID" --json "$OUT/server.json" \
-    | tee "$OUT/server.txt"
 fi
-stop
+stop_all
 
-measure_peer() {  # name port env-assignments... command... : served from $PEERS_VENV, measured with our Playwright
+measure_peer() {  # measure_peer NAME PORT ENV=… COMMAND…: the peer from its own venv, measured with the same harness
   local name=$1 port=$2; shift 2
-  mkdir -p /tmp/peers-run
-  # env -C: run in a scratch dir (the peers' folder is read-only; Gradio writes .gradio/ there); env execs the
-  # server, so $! is the server's own PID
-  env -C /tmp/peers-run GRADIO_ANALYTICS_ENABLED=False GRADIO_TEMP_DIR=/tmp/peers-run/gradio \
-    PYTHONPATH="$PEERS_DIR" "$@" > "$OUT/${name}_server.log" 2>&1 &
-  PID=$!
-  if wait_http "http://127.0.0.1:$port/"; then
+  local scratch
+  scratch=$(mktemp -d)  # the peers' folder is read-only; Gradio writes .gradio/ where it runs
+  env -C "$scratch" GRADIO_ANALYTICS_ENABLED=False GRADIO_TEMP_DIR="$scratch/gradio" PYTHONPATH="$PEERS_DIR" "$@" \
+    > "$OUT/peer-$name.log" 2>&1 &
+  PIDS+=("$!")
+  if wait_http "http://127.0.0.1:$port/" "$!"; then
     timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "http://127.0.0.1:$port/" --adapter gradio \
       --loads "$LOADS" --iterations "$ITER" --out "$OUT/harness_$name.json" | tee "$OUT/harness_$name.txt"
   fi
-  stop
+  stop_all
+  rm -rf "$scratch"
 }
 
 if [ "$PEERS" != none ] && [ -x "$PEERS_VENV/bin/python" ] && [ -f "$PEERS_DIR/gradio_lab.py" ]; then
-  P2=$(free_port)
-  step "peer: Gradio, queue=False, on 127.0.0.1:$P2"
-  measure_peer gradio_noqueue "$P2" GRADIO_LAB_PORT="$P2" GRADIO_LAB_QUEUE=0 "$PEERS_VENV/bin/python" \
+  P3=$(free_port)
+  step "5. peer: Gradio, queue=False, on 127.0.0.1:$P3"
+  measure_peer gradio_noqueue "$P3" GRADIO_LAB_PORT="$P3" GRADIO_LAB_QUEUE=0 "$PEERS_VENV/bin/python" \
     "$PEERS_DIR/gradio_lab.py"
   if [ "$PEERS" = all ]; then
-    P3=$(free_port)
-    step "peer: Gradio, defaults (queue on), on 127.0.0.1:$P3"
-    measure_peer gradio "$P3" GRADIO_LAB_PORT="$P3" "$PEERS_VENV/bin/python" "$PEERS_DIR/gradio_lab.py"
+    P4=$(free_port)
+    step "5. peer: Gradio, defaults (queue on), on 127.0.0.1:$P4"
+    measure_peer gradio "$P4" GRADIO_LAB_PORT="$P4" "$PEERS_VENV/bin/python" "$PEERS_DIR/gradio_lab.py"
   fi
 elif [ "$PEERS" != none ]; then
-  echo "no peers venv at $PEERS_VENV (see docs/performance.md); peer figures: the peers' recorded results"
+  echo "no peers venv at $PEERS_VENV (docs/performance.md says how to make one): no Gradio figures"
 fi
 
-step "summary"
+if [ "${NGINX:-1}" = 1 ] && { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; }; then
+  step "6. deploy/test_nginx.sh: two processes behind deploy/nginx.conf: checks, a 10 s mixed load, never-seen partials"
+  DURATION=10 CLIENTS=32 LOAD_JSON="$OUT/nginx_load.json" UNIQUE=1 UNIQUE_JSON="$OUT/server_nginx.json" \
+    timeout 600 bash deploy/test_nginx.sh 2>&1 \
+    | sed -e "s|/tmp/[A-Za-z0-9._-]*|<tmp>|g" | tee "$OUT/nginx.txt"
+fi
+
+echo "run ended $(date -u +%Y-%m-%dT%H:%MZ); load average $(loadavg)" | tee -a "$OUT/run.txt"
+step "7. summary"
 "$PY" benchmarks/summarize.py "$OUT" | tee "$OUT/summary.txt"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Run deploy/nginx.conf for real, on loopback, in a temp dir: two app processes behind nginx, cache and header
-# checks with curl, then the load test through nginx.  Stops everything it started, by PID.
+# Run deploy/nginx.conf for real, on loopback, in a temp dir: two app processes (the project's CLI, rlhf-lab: one
+# worker each, each on its own port) behind nginx, cache and header checks with curl, then the load test through
+# nginx.  Stops everything it started, by PID.
 #
 #   bash deploy/test_nginx.sh                   # checks + a 20 s load test (64 clients)
 #   DURATION=60 CLIENTS=64 bash deploy/test_nginx.sh
 #   DURATION=0 bash deploy/test_nginx.sh        # checks only
+#   UNIQUE=1 bash deploy/test_nginx.sh          # also never-seen partials/s through nginx (benchmarks/bench_server.py)
 #   KEEP=1 bash deploy/test_nginx.sh            # keep the temp dir (logs, cache, load-test JSON)
 #
 # Needs nginx (Debian: apt-get install -y nginx) and the project venv (.venv).  Exit status: number of failed
@@ -49,7 +51,7 @@ NPORT="$(free_port)"; P1="$(free_port)"; P2="$(free_port)"
 while [ "$P2" = "$P1" ] || [ "$P2" = "$NPORT" ]; do P2="$(free_port)"; done
 BASE="http://127.0.0.1:$NPORT"
 
-# --- the app: two processes, the project's CLI, trusting X-Forwarded-* from 127.0.0.1 -----------------------------
+# --- the app: two processes, the project's CLI (one worker each), trusting X-Forwarded-* from 127.0.0.1 -----------
 for port in "$P1" "$P2"; do
     (cd "$ROOT" && exec "$PY" -m app.cli --host 127.0.0.1 --port "$port" --proxy-headers) \
         >"$TMP/logs/app-$port.log" 2>&1 &
@@ -144,7 +146,9 @@ s=$(get "$LAB" -H 'Cookie: lang=en' -H 'HX-Request: true' -H "HX-Current-URL: $B
 check "partial from another state: its own variant ($c4)" is "$c4" "MISS"
 
 s=$(get "/api/evaluate?gpus=16"); c1=$(header X-Cache-Status); s2=$(get "/api/evaluate?gpus=16"); c2=$(header X-Cache-Status)
-check "api: 200, never stored ($c1, $c2)" is "$s $s2 $c2" "200 200 MISS"
+check "api: 200, never stored nor looked up ('$c1', '$c2')" is "$s $s2 $c1$c2" "200 200 "
+s=$(get "/healthz"); c1=$(header X-Cache-Status)
+check "healthz: 200, not through the cache ('$c1')" is "$s $c1" "200 "
 s=$(get "/api/evaluate?gpus=0")
 check "api 422 through nginx, with the app's CSP" is "$s $(grep -ci '^content-security-policy:' "$H")" "422 1"
 s=$(get "/en/tutorial"); s=$(get "/en/tutorial"); c2=$(header X-Cache-Status)
@@ -189,6 +193,14 @@ if [ "$DURATION" != 0 ]; then
     LOAD_RC=$?
     [ -n "${LOAD_JSON:-}" ] && cp "$TMP/load-nginx.json" "$LOAD_JSON"
     echo "nginx cache entries: $(find "$TMP/cache" -type f | wc -l)   error log lines: $(wc -l <"$TMP/logs/nginx.error.log")"
+fi
+
+# --- never-seen partials through nginx (no cache can answer them): the two-core host's figure behind the proxy -------
+if [ "${UNIQUE:-0}" = 1 ]; then
+    echo "never-seen partials through nginx: 32 clients, 8 s, benchmarks/bench_server.py --pattern unique"
+    "$PY" "$ROOT/benchmarks/bench_server.py" --url "$BASE" --concurrency 32:unique --duration 8 --floor \
+        --server-pid "${PIDS[0]}" --server-pid "${PIDS[1]}" --label "two processes behind deploy/nginx.conf" \
+        ${UNIQUE_JSON:+--json "$UNIQUE_JSON"}
 fi
 
 [ "$FAILED" = 0 ] || exit "$FAILED"
