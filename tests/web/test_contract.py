@@ -17,9 +17,12 @@ from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, STAGE_IDS
 
-PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo")
-CONTRACT_INPUTS = ("demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
-                   "placement", "gpu", "gpus", "prompt_tokens", "response_tokens")
+PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
+# PRODUCT.md's parameters, first and second edition (the form's order is the canonical query's: a set here)
+CONTRACT_INPUTS = {"demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
+                   "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",
+                   "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning",
+                   "prompts"}
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 
 
@@ -29,9 +32,9 @@ def test_contract_ids_match_the_model():
     assert STAGE_IDS == PRESET_ORDER
     assert METER_IDS == ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
     assert DECISION_IDS == ("sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training",
-                            "kl_control", "eval_gating")
+                            "kl_control", "eval_gating", "critic_vs_group", "sync_vs_async")
     assert len(NODE_IDS) == 11
-    assert PARAM_NAMES == CONTRACT_INPUTS
+    assert set(PARAM_NAMES) == CONTRACT_INPUTS and len(PARAM_NAMES) == len(CONTRACT_INPUTS)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -13,9 +13,9 @@ from support.urls import LANGS, STATES, lab_path
 from app import templating
 from app.i18n import catalogue, translator
 from app.model import WorkloadInputs, evaluate
-from app.model.assumptions import CONSTANTS, GPUS
+from app.model.assumptions import ARCH_IDS, ARCHS, CONSTANTS, GPUS
 from app.model.decisions import DECISION_IDS, DECISION_STATES
-from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
+from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
@@ -28,7 +28,7 @@ APP = templating.ROOT
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 NOTICE_KINDS = ("below_min", "above_max", "invalid", "unknown_choice", "separate_needs_gpus")
 BOUNDS = ("memory", "compute", "host_link", "none")
-WHATS = ("ppo", "dpo", "rm", "sft")
+WHATS = ("ppo", "grpo", "dpo", "rm", "sft")
 RULES = ("instructgpt", "dpo", "ppo", "vllm")
 LEVELS = ("ok", "warn", "hot")
 
@@ -109,6 +109,19 @@ FAMILIES: dict[str, list[str]] = {
     "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
     "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
     "choice.*.*": [f"choice.{s.name}.{v}" for s in CHOICES for v in s.choices],
+    "arch.attention.*": _keys("arch.attention.*", *sorted({a.attention for a in ARCHS.values()})),
+    "arch.sub.*": _keys("arch.sub.*", "dense", "moe"),
+    "arch.info.*": _keys("arch.info.*", "dense", "moe"),
+    "choice.arch.*": _keys("choice.arch.*", *ARCH_IDS),
+    "choice.method.*": _keys("choice.method.*", *next(s.choices for s in CHOICES if s.name == "method")),
+    "form.group.*_note": _keys("form.group.*_note", *FORM_GROUPS[1:]),
+    "est.layout.*": _keys("est.layout.*", "searched", "fixed"),
+    "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
+    "est.run.*": _keys("est.run.*", "rl", "dpo"),
+    "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
+    "est.trained.*": _keys("est.trained.*", "ppo", "grpo"),
+    "est.vs.*_models": _keys("est.vs.*_models", "ppo", "grpo"),
+    "node.note.*": _keys("node.note.*", *sorted({n.note for r in RESULTS for n in r.nodes.values() if n.note})),
     "choice.placement.*": _keys("choice.placement.*", *next(s.choices for s in CHOICES if s.name == "placement")),
     "compare.*": _keys("compare.*", "left", "right"),
     "decision.*.summary": _keys("decision.*.summary", *DECISION_IDS),
