@@ -12,6 +12,10 @@ CLI replaced the flat flags of 0.9 and earlier — see docs/launch.md for the ta
 maps from).  Notes and reasons are catalogue keys with arguments (``launch.note.*``, ``launch.reason.*``), never
 English strings: the page translates them.
 
+``layout_from(result)`` is that mapping for the lab's own state (the model's inputs and the GPU layout it chose);
+``layout_notes(result)`` and ``layout_refusal(result)`` say what it had to change, or why the state has no launch
+file at all (``launch.map.*`` keys).  The page ``/{lang}/launch`` (app/routes/launch.py) shows the result.
+
 A command is a starting point, not a tuned config: batch sizes, LoRA rank and token budgets below are teaching
 assumptions, each labelled where it is defined.
 """

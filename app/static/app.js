@@ -278,10 +278,13 @@
       if (!btn.dataset.label) btn.dataset.label = btn.textContent;
       btn.textContent = btn.dataset.copied;
       btn.classList.add("done");
+      const status = btn.parentElement && btn.parentElement.querySelector(".copy-status");
+      if (status) status.textContent = btn.dataset.copied;
       clearTimeout(Number(btn.dataset.timer));
       btn.dataset.timer = String(setTimeout(() => {
         btn.textContent = btn.dataset.label;
         btn.classList.remove("done");
+        if (status) status.textContent = "";
       }, 1600));
     };
     if (navigator.clipboard && window.isSecureContext) {
