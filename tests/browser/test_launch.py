@@ -17,7 +17,7 @@ from app.model.launch import launch_commands, layout_from
 from app.model.scenarios import PRESET_BY_ID
 
 from .conftest import DESKTOP, PHONE
-from .helpers import LANGS, goto, shoot
+from .helpers import LANGS, goto, params_of, shoot, url_has, wait_url
 
 pytestmark = pytest.mark.browser
 
@@ -98,3 +98,20 @@ def test_axe_no_serious_violations_with_the_flag_tables_open(open_page, base_url
         shoot(page, f"launch-{lang}-desktop-light-flags")
     violations = [v for v in Axe().run(page).response["violations"] if v.get("impact") in ("serious", "critical")]
     assert violations == [], [(v["id"], [n.get("target") for n in v["nodes"][:5]]) for v in violations]
+
+
+def test_the_labs_launch_link_follows_the_state(open_page, base_url: str) -> None:
+    """A move in the lab (a partial, no page load) rewrites #launch-link from the live marker (data-state-path)."""
+    page: Page = open_page()
+    goto(page, f"{base_url}/en/")
+    link = page.locator("#launch-link")
+    assert "method=ppo" in link.get_attribute("href")
+    page.locator("#workload input[name=method][value=grpo]").check(force=True)
+    wait_url(page, url_has("method", "grpo"), "the method choice moved the URL")
+    page.guard.settle(page)
+    href = link.get_attribute("href")
+    assert href.startswith("/en/launch?") and "method=grpo" in href
+    assert params_of(href) == params_of(page.url)  # the same state (the form's order is not the canonical one)
+    link.click()
+    expect(page.locator("#launch-state")).to_be_visible()
+    assert "method=grpo" in page.url
