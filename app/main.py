@@ -1,4 +1,4 @@
-"""The ASGI app (``app.main:app``): middleware, static files and the three routers.  No formula lives here."""
+"""The ASGI app (``app.main:app``): middleware, static files and the four routers.  No formula lives here."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import templating
-from app.routes import api, lab, pages
+from app.routes import api, lab, launch, pages
 from app.security import SecurityHeadersMiddleware
 
 
@@ -46,6 +46,7 @@ def create_app() -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(lab.router)
+    app.include_router(launch.router)
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app
 

@@ -12,6 +12,10 @@ CLI replaced the flat flags of 0.9 and earlier — see docs/launch.md for the ta
 maps from).  Notes and reasons are catalogue keys with arguments (``launch.note.*``, ``launch.reason.*``), never
 English strings: the page translates them.
 
+``layout_from(result)`` is that mapping for the lab's own state (the model's inputs and the GPU layout it chose);
+``layout_notes(result)`` and ``layout_refusal(result)`` say what it had to change, or why the state has no launch
+file at all (``launch.map.*`` keys).  The page ``/{lang}/launch`` (app/routes/launch.py) shows the result.
+
 A command is a starting point, not a tuned config: batch sizes, LoRA rank and token budgets below are teaching
 assumptions, each labelled where it is defined.
 """
@@ -21,6 +25,10 @@ from __future__ import annotations
 import math
 import shlex
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.model.evaluate import Result
 
 # --- sources ---------------------------------------------------------------------------------------------------------
 
@@ -795,4 +803,164 @@ def all_note_keys() -> frozenset[str]:
         "launch.note.openrlhf_verifier", "launch.note.openrlhf_hybrid", "launch.note.openrlhf_async",
         "launch.note.scoring_gpus_idle", "launch.note.train_batch", "launch.note.dpo_offline",
         "launch.note.deepspeed_hostfile",
+    })
+
+
+# --- from the lab's result -------------------------------------------------------------------------------------------
+
+NODE_GPUS = 8  # GPUs per node: the lab's node (app/model/assumptions.py ``gpus_per_node``; HGX / DGX boards)
+TEACHING_GPU_MEMORY_UTILIZATION = 0.6  # teaching assumption: the engine's share when the model gives it none
+OFFLINE_STAGES = ("sft_only", "reward_model")  # stages before the loop: nothing for these commands to launch
+
+
+def _pow2_divisor(n: int, at_most: int) -> int:
+    """The largest power of 2 that divides ``n`` and is at most ``at_most`` (≥ 1).
+
+    >>> _pow2_divisor(6, 4), _pow2_divisor(16, 8), _pow2_divisor(7, 4), _pow2_divisor(12, 8)
+    (2, 8, 1, 4)
+    """
+    d = 1
+    while d * 2 <= at_most and n % (d * 2) == 0:
+        d *= 2
+    return d
+
+
+@dataclass(frozen=True, slots=True)
+class _Mapped:
+    layout: LaunchLayout
+    notes: tuple[Note, ...]
+    refusal: Note | None
+
+
+def _engine_share(result: Result) -> float | None:
+    """The engine's share of each GPU's memory the model computed (memory.engine_gb_per_gpu / the card), rounded
+    down to a hundredth so that the command never asks for more; None when the model gives the engine nothing."""
+    mem = result.memory
+    if mem.gpu_memory_gb <= 0 or mem.engine_gb_per_gpu <= 0:
+        return None
+    share = math.floor(mem.engine_gb_per_gpu / mem.gpu_memory_gb * 100 + 1e-9) / 100
+    return min(share, 1.0) if share >= 0.01 else None
+
+
+def _map(result: Result) -> _Mapped:  # noqa: PLR0912 - one rule of the mapping a branch
+    i = result.inputs
+    notes: list[Note] = []
+    refusal: Note | None = None
+    g = result.step.gpu_groups
+    rl = result.stage not in (*OFFLINE_STAGES, "dpo")
+    placement = i.placement
+    if not rl or g is None:
+        # DPO (and the stages before the loop): every GPU trains; no engine, so no engine shape
+        gpus = i.gpus
+        gen = score = train = gpus
+        tp, replicas, share = 1, gpus, TEACHING_GPU_MEMORY_UTILIZATION
+        placement = "colocated"
+    else:
+        tp = g.engine_tp
+        if result.step.gen.pipeline > 1 and not result.memory.fits:
+            refusal = _reason("launch.map.engine_does_not_fit")  # the model's engine shape is then no layout at all
+        elif result.step.gen.pipeline > 1:
+            refusal = _reason("launch.map.engine_spans_nodes", gpus=g.engine_tp, tp=result.step.gen.tensor_parallel,
+                              pipeline=result.step.gen.pipeline)
+        if g.colocated:
+            gpus = gen = score = train = g.training  # all GPUs, or one node when the model runs the step on one
+            if gpus % tp:
+                fitted = _pow2_divisor(gpus, tp)
+                notes.append(_reason("launch.map.tp_fit", model_tp=tp, tp=fitted, gpus=gpus))
+                tp = fitted
+            replicas = gpus // tp
+        else:
+            gen, score, train = g.generation, g.scoring, g.training
+            replicas = max(1, g.replicas)
+            if tp * replicas < gen:  # GPUs of the generation group no engine replica uses: training takes them
+                notes.append(_reason("launch.map.gen_leftover", gpus=gen - tp * replicas, tp=tp, replicas=replicas))
+                train += gen - tp * replicas
+                gen = tp * replicas
+            gpus = gen + score + train
+        if gpus < i.gpus:
+            notes.append(_reason("launch.map.one_node", used=gpus, gpus=i.gpus, idle=i.gpus - gpus))
+        model_share = _engine_share(result)
+        if model_share is None:
+            share = TEACHING_GPU_MEMORY_UTILIZATION
+            notes.append(_reason("launch.map.teaching_memory", share=share))
+        else:
+            share = model_share
+            notes.append(_reason("launch.map.memory_share", share=share, engine_gb=result.memory.engine_gb_per_gpu,
+                                 gpu_gb=result.memory.gpu_memory_gb))
+    per_node = min(NODE_GPUS, gpus)
+    nodes = math.ceil(gpus / NODE_GPUS)
+    if result.stage in OFFLINE_STAGES:
+        refusal = _reason("launch.map.offline_stage")
+    elif refusal is None and nodes * per_node != gpus:
+        refusal = _reason("launch.map.partial_node", gpus=gpus, per_node=NODE_GPUS)
+    fits = result.dpo.fits if result.stage == "dpo" else result.memory.fits
+    if refusal is None and not fits:
+        notes.append(_reason("launch.map.does_not_fit"))
+    if refusal is None:
+        notes.append(_reason("launch.map.prompt_max", tokens=i.prompt_tokens))
+    layout = LaunchLayout(
+        method=i.method, arch=i.arch, policy_b=float(i.policy_b), reward=i.reward, rm_b=float(i.rm_b),
+        gpus=gpus, gpus_per_node=per_node, nodes=nodes, placement=placement,
+        generation_gpus=gen, scoring_gpus=score, training_gpus=train, rollout_tp=tp, rollout_replicas=replicas,
+        gpu_memory_utilization=share, group=i.group, rollouts=i.rollouts, kl=float(i.kl), epochs=i.epochs,
+        prompt_tokens=i.prompt_tokens, prompt_max_tokens=i.prompt_tokens,  # the lab has one prompt length
+        response_tokens=i.response_tokens, response_max_tokens=i.response_max_tokens, staleness=i.staleness,
+        engine=i.engine, offload=i.offload, tuning=i.tuning, prompts=i.prompts, pairs=i.pairs,
+    )
+    return _Mapped(layout, tuple(notes), refusal)
+
+
+def layout_from(result: Result) -> LaunchLayout:
+    """The launch layout of the state on screen: the model's inputs and the GPU layout it chose.
+
+    Nodes of ``NODE_GPUS``: ``gpus_per_node = min(8, gpus)``, ``nodes = ⌈gpus / 8⌉`` (``gpus`` = the GPUs the chosen
+    layout uses: all of them, or one node when the model runs the step on one).  Colocated: every role on those
+    GPUs, engines of the model's TP (``engine_tp``) — the model counts ⌊G / tp⌋ replicas, the frameworks need
+    ``tp · replicas = G``, so a TP that does not divide G is lowered to the largest power of 2 that does (a note
+    says so).  Separate: the three groups as the model chose them; generation GPUs no replica uses go to training.
+    ``gpu_memory_utilization`` = the model's engine share (``memory.engine_gb_per_gpu`` / the card), else the
+    teaching 0.6.  The lab has one prompt length: it is also the longest prompt.
+
+    >>> from app.model import evaluate
+    >>> from app.model.scenarios import PRESET_BY_ID
+    >>> grpo = layout_from(evaluate(PRESET_BY_ID["grpo"].inputs))   # 16 × H100, colocated, Qwen3-8B, TP 8
+    >>> grpo.nodes, grpo.gpus_per_node, grpo.placement, grpo.rollout_tp, grpo.rollout_replicas
+    (2, 8, 'colocated', 8, 2)
+    >>> grpo.gpu_memory_utilization, grpo.group, grpo.kl, grpo.response_max_tokens   # 48 GB of 80 GB = 0.6
+    (0.6, 8, 0.001, 8192)
+    >>> ppo = layout_from(evaluate(PRESET_BY_ID["ppo_loop"].inputs))  # 8 × A100, separate 1 / 2 / 5
+    >>> (ppo.generation_gpus, ppo.scoring_gpus, ppo.training_gpus), ppo.gpu_memory_utilization   # 72 / 80 GB
+    ((1, 2, 5), 0.9)
+    """
+    return _map(result).layout
+
+
+def layout_notes(result: Result) -> tuple[Note, ...]:
+    """What the mapping chose that the reader should know (``launch.map.*`` keys with their arguments).
+
+    >>> from app.model import evaluate
+    >>> from app.model.scenarios import PRESET_BY_ID
+    >>> [n.key for n in layout_notes(evaluate(PRESET_BY_ID["grpo"].inputs))]
+    ['launch.map.memory_share', 'launch.map.prompt_max']
+    """
+    return _map(result).notes
+
+
+def layout_refusal(result: Result) -> Note | None:
+    """Why the state on screen has no launch file at all (``launch.map.*``), or None.
+
+    >>> from app.model import evaluate
+    >>> from app.model.scenarios import PRESET_BY_ID
+    >>> layout_refusal(evaluate(PRESET_BY_ID["sft_only"].inputs)).key, layout_refusal(evaluate(PRESET_BY_ID["dpo"].inputs))
+    ('launch.map.offline_stage', None)
+    """
+    return _map(result).refusal
+
+
+def all_map_keys() -> frozenset[str]:
+    """Every catalogue key ``layout_notes`` and ``layout_refusal`` can give, for the catalogue tests."""
+    return frozenset({
+        "launch.map.engine_spans_nodes", "launch.map.engine_does_not_fit", "launch.map.tp_fit", "launch.map.gen_leftover", "launch.map.one_node",
+        "launch.map.teaching_memory", "launch.map.memory_share", "launch.map.offline_stage",
+        "launch.map.partial_node", "launch.map.does_not_fit", "launch.map.prompt_max",
     })

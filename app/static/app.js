@@ -279,4 +279,41 @@
       }
     }
   });
+
+  // --- Launch page: the Copy button of each command ----------------------------------------------------------
+  // Copies the text of the <code> its data-copy names (the command exactly as shown), like the copy-link button;
+  // without the clipboard API it selects the text, so Ctrl+C / long-press copies it.  Without JavaScript the
+  // button is hidden (nojs.css) and the command stays selectable.
+  const selectText = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  };
+  document.addEventListener("click", (event) => {
+    const btn = event.target.closest && event.target.closest("button.copy-cmd");
+    if (!btn) return;
+    const code = document.getElementById(btn.dataset.copy);
+    if (!code) return;
+    const text = code.textContent;
+    const done = () => {
+      if (!btn.dataset.label) btn.dataset.label = btn.textContent;
+      btn.textContent = btn.dataset.copied;
+      btn.classList.add("done");
+      const status = btn.parentElement && btn.parentElement.querySelector(".copy-status");
+      if (status) status.textContent = btn.dataset.copied;
+      clearTimeout(Number(btn.dataset.timer));
+      btn.dataset.timer = String(setTimeout(() => {
+        btn.textContent = btn.dataset.label;
+        btn.classList.remove("done");
+        if (status) status.textContent = "";
+      }, 1600));
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, () => selectText(code));
+    } else {
+      selectText(code);
+    }
+  });
 })();
