@@ -127,7 +127,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "presets": preset_links(lang), "current_preset": current_preset(i),
         "self_url": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
-        "compare_url": f"/{lang}/compare?{query}", "walk": walk(lang, i),
+        "compare_url": f"/{lang}/compare?{query}", "launch_url": f"/{lang}/launch?{query}", "walk": walk(lang, i),
         "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPUS.values(), "sources": SOURCES,
     }
 
