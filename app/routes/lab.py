@@ -35,10 +35,10 @@ def lab(lang: str, request: Request) -> Response:
     notices, result = evaluate_query(query)
     present = parse_qs(query).get("present", [""])[-1] == "1"
     prev_query = htmx.previous_state_query(request)
-    previous = evaluate_query(prev_query)[1] if prev_query is not None else None
-    if previous is not None and previous.inputs == result.inputs:
-        previous = None
-    change = moves(previous, result) if previous is not None else None
+    # The page's own URL again (a reload, a history restore): nothing to diff against, so every region is sent.
+    # Another URL of the same state (a value clamped to the same one) diffs as usual: nothing but what always goes.
+    previous = evaluate_query(prev_query)[1] if prev_query not in (None, query) else None
+    change = moves(previous, result) if previous is not None and previous.inputs != result.inputs else None
     regions = lab_regions(result, notices, change)
     ctx = lab_context(lang, result, regions, present=present)
     if htmx.wants_partial(request):
