@@ -104,7 +104,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning", "prompts",
 )
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
-STEP_MAX = 8  # walkthrough steps; see scenarios.WALKTHROUGH
+STEP_MAX = 12  # walkthrough steps: len(scenarios.WALKTHROUGH) (tests/model/test_walk_figures.py checks it)
 DPO_MIN_BETA = 0.001  # DPO's loss divides by nothing but needs β > 0 to mean anything (PRODUCT.md)
 
 
