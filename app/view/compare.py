@@ -23,7 +23,7 @@ from app.model.compare import (
     phase_rows,
     with_method,
 )
-from app.model.inputs import Notice
+from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES
 from app.view.lab import other
@@ -74,24 +74,30 @@ def right_side(left: WorkloadInputs, query: dict[str, list[str]]) -> tuple[Workl
     return right, tuple(replace(n, field=f"b_{n.field}") for n in notices)
 
 
-def _pair_url(lang: str, left: WorkloadInputs, query: dict[str, list[str]], a: str, b: str) -> str:
+def _used_overrides(right: WorkloadInputs, query: dict[str, list[str]]) -> dict[str, str]:
+    """The ``b_`` overrides of the query, as the right side used them (clamped values, never the raw text: a bad
+    value is not echoed back into a link); unknown names are dropped."""
+    return {k: fmt_param(getattr(right, k)) for k in _b_overrides(query) if k in PARAM_NAMES}
+
+
+def _pair_url(lang: str, left: WorkloadInputs, right_used: WorkloadInputs, query: dict[str, list[str]], a: str,
+              b: str) -> str:
     """The compare page for the pair a ⇄ b on this workload: the left under ``a``, ``b_method=b`` with b's usual
     β and group; other ``b_`` overrides kept."""
     lhs = with_method(left, a) if left.method != a else left.model_copy(update={"step": None})
     right = with_method(lhs, b)
     params = dict(lhs.query())
-    params.update({f"b_{k}": [v[-1]] for k, v in _b_overrides(query).items() if f"b_{k}" not in _PAIR_PARAMS})
+    params.update({f"b_{k}": v for k, v in _used_overrides(right_used, query).items() if f"b_{k}" not in _PAIR_PARAMS})
     params.update({"b_method": b, "b_kl": str(right.kl)})
     if b == "grpo":
         params["b_group"] = str(right.group)
-    flat = {k: (v[-1] if isinstance(v, list) else v) for k, v in params.items()}
-    return f"/{lang}/compare?{urlencode(flat)}"
+    return f"/{lang}/compare?{urlencode(params)}"
 
 
 def pair_links(lang: str, left: WorkloadInputs, right: WorkloadInputs, query: dict[str, list[str]]) -> tuple[
         PairLink, ...]:
     """PPO ⇄ GRPO, PPO ⇄ DPO and GRPO ⇄ DPO on this workload; ``current`` marks the pair on screen."""
-    return tuple(PairLink(a, b, _pair_url(lang, left, query, a, b), {left.method, right.method} == {a, b})
+    return tuple(PairLink(a, b, _pair_url(lang, left, right, query, a, b), {left.method, right.method} == {a, b})
                  for a, b in PAIRS)
 
 
@@ -130,15 +136,16 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
         "removed": removed, "added": added, "rows": rows, "changes": state_changes(ra, rb),
         "decisions_changed": changed_decisions(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
         "a_url": lab_url(lang, left), "b_url": lab_url(lang, right),
-        "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, query))}",
+        "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, right, query))}",
         "swap_url": f"/{lang}/compare?{urlencode(swap)}",
         "pair_links": pair_links(lang, left, right, query),
         "pairs": [(p.id, lab_url(lang, p.inputs, "compare")) for p in PRESETS],
     }
 
 
-def _with_overrides(left: WorkloadInputs, query: dict[str, list[str]]) -> dict[str, str]:
-    """The left side's canonical query plus the ``b_`` overrides as given (the other language's link)."""
+def _with_overrides(left: WorkloadInputs, right: WorkloadInputs, query: dict[str, list[str]]) -> dict[str, str]:
+    """The left side's canonical query plus the ``b_`` overrides as the right side used them (the other language's
+    link)."""
     out = {k: v for k, v in left.query().items() if k != "step"}
-    out.update({f"b_{k}": v[-1] for k, v in _b_overrides(query).items() if v})
+    out.update({f"b_{k}": v for k, v in _used_overrides(right, query).items()})
     return out

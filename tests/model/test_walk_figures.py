@@ -28,7 +28,7 @@ def _fields(text: str) -> set[str]:
 
 def test_step_max_follows_the_walkthrough() -> None:
     assert STEP_MAX == len(WALKTHROUGH) == 12
-    assert STEPS == list(range(1, STEP_MAX + 1))
+    assert list(range(1, STEP_MAX + 1)) == STEPS
 
 
 @pytest.mark.parametrize("n", STEPS)
