@@ -4,13 +4,12 @@ regions' view-models (app/view/regions.py) for one state."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from app.model import Result, WorkloadInputs
-from app.model.assumptions import CONSTANTS, GPUS, SOURCES
-from app.model import DEFAULTS
-from app.model.assumptions import ARCHS
+from app.model import DEFAULTS, Result, WorkloadInputs
+from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
+from app.model.scenarios import walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region, lab_regions
 
@@ -95,6 +94,7 @@ class Walk:
     next: str | None
     first: str
     focus: str | None
+    figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
 
     @property
     def total(self) -> int:
@@ -107,7 +107,7 @@ def walk(lang: str, inputs: WorkloadInputs) -> Walk:
     return Walk(current=n, steps=steps,
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
-                first=steps[0][1], focus=walk_focus(inputs))
+                first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {})
 
 
 ASSUMPTION_ROWS = tuple(

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from app.model import DEFAULTS, WorkloadInputs, evaluate, normalise
 from app.model import meters as M
 from app.model.assumptions import CONSTANTS, GPUS, GpuSpec
-from app.model.inputs import NUMBER_SPECS, Notice, effective
+from app.model.inputs import NUMBER_SPECS, STEP_MAX, Notice, effective
 from app.model.physics import (
     NO_GENERATION,
     Groups,
@@ -598,7 +598,7 @@ def test_normalise_ignores_unknown_parameters() -> None:
     assert normalise({"colour": "blue", "foo": ["1", "2"]}) == (DEFAULTS, ())
 
 
-@pytest.mark.parametrize("raw", ["0", "9", "x", "-1", "1.5", "²", "9" * 5000])
+@pytest.mark.parametrize("raw", ["0", str(STEP_MAX + 1), "x", "-1", "1.5", "²", "9" * 5000])
 def test_normalise_bad_step(raw: str) -> None:
     # "²" is str.isdigit() but int() rejects it; 5,000 digits exceed int()'s default 4,300-digit limit
     # (both raised ValueError before; found by test_properties.test_normalise_never_fails)
@@ -650,7 +650,7 @@ def test_effective_turns_small_separate_into_colocated() -> None:
         ("epochs", 0), ("epochs", 17), ("kl", 0.0), ("kl", 1.5), ("kl", math.nan), ("policy_b", math.inf),
         ("eval_every", 0), ("prompt_tokens", 8), ("response_tokens", 40_000), ("pairs", 10_000_001),
         ("demos", -1), ("method", "sgd"), ("placement", "remote"), ("gpu", "v100"), ("gpus", "many"),
-        ("step", 9), ("step", 0),
+        ("step", STEP_MAX + 1), ("step", 0),
     ],
 )
 def test_workload_inputs_strict(field: str, bad: object) -> None:
