@@ -162,4 +162,5 @@ def test_openrlhf_70b_on_16_gpus_is_at_the_edge_not_impossible() -> None:
                        prompt_tokens=1024, response_tokens=1024, placement="separate", offload="optimizer")
     m = evaluate(i).memory
     assert m.min_gpus is not None and within_factor(m.min_gpus, 16, 1.5), m.min_gpus
-    assert 4 * 70.6 / 4 == pytest.approx(70.6)  # the actor's GB per GPU in OpenRLHF's layout: at the edge of 80
+    actor_gb_per_gpu = 4 * 70.6 / 4  # 4 B/param · 70.6 B over OpenRLHF's 4 actor GPUs: 70.6 GB, at the edge of 80
+    assert actor_gb_per_gpu > m.usable_gb
