@@ -163,4 +163,4 @@ def test_openrlhf_70b_on_16_gpus_is_at_the_edge_not_impossible() -> None:
     m = evaluate(i).memory
     assert m.min_gpus is not None and within_factor(m.min_gpus, 16, 1.5), m.min_gpus
     actor_gb_per_gpu = 4 * 70.6 / 4  # 4 B/param · 70.6 B over OpenRLHF's 4 actor GPUs: 70.6 GB, at the edge of 80
-    assert actor_gb_per_gpu > m.usable_gb
+    assert actor_gb_per_gpu / m.usable_gb > 0.95  # 98 % of the 72 GB usable, before activations and logits
