@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from app.model.assumptions import (
     ACTIVATION_BYTES_PER_VALUE,
@@ -319,8 +320,7 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int
     return tuple(tp for tp in (1, 2, 4, 8) if tp <= limit)
 
 
-@dataclass(frozen=True, slots=True)
-class EnginePlan:
+class EnginePlan(NamedTuple):
     """One engine replica's shape and per-step costs, independent of how many replicas run (``engine_plan``)."""
 
     arch: Arch
@@ -532,8 +532,7 @@ def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu:
 # --- one workload, prepared once ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Workload:
+class Workload(NamedTuple):
     """Everything about the inputs the phase estimates share: computed once per evaluation."""
 
     arch: Arch
@@ -695,8 +694,7 @@ class GpuLayout:
     searched: bool            # True when the search found a layout faster than the fixed split
 
 
-@dataclass(frozen=True, slots=True)
-class Phases:
+class Phases(NamedTuple):
     """One layout's phase times, s."""
 
     generation: Generation
@@ -954,8 +952,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
 # --- memory of an RL step ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Lane:
+class Lane(NamedTuple):
     """One GPU group's memory, per GPU: its parts in GB (model part → GB), their total, and whether it is over
     the usable memory."""
 
@@ -983,7 +980,8 @@ class Memory:
     logits_gb: float = 0.0      # logits for the log-probs on a training GPU
     host_gb: float = 0.0        # optimizer states in host memory (offload=optimizer)
     engine_gb_per_gpu: float = 0.0  # memory the inference engine may use on each generation GPU
-    peak_per_gpu_gb: float = 0.0    # the fullest GPU at its fullest phase, everything counted
+    peak_per_gpu_gb: float = 0.0    # the fullest GPU at its fullest phase: states, weights, activations, logits —
+    #                                 not the engine's KV cache, which takes whatever memory is left (paged)
     lanes: tuple[Lane, ...] = ()
 
     @property
@@ -1109,7 +1107,7 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         generation_per_gpu_gb=gen_gb, kv_gb_per_replica=step.gen.kv_gb_per_replica,
         kv_bytes_per_token=w.kv_bytes_per_token, activation_gb=w.activation_gb, logits_gb=w.logits_gb,
         host_gb=mem.host_gb, engine_gb_per_gpu=max(engine_gb, 0.0),
-        peak_per_gpu_gb=max(lane.total_gb for lane in lanes), lanes=lanes,
+        peak_per_gpu_gb=max(sum(gb for part, gb in lane.parts if part != "kv") for lane in lanes), lanes=lanes,
     )
 
 
