@@ -1033,6 +1033,19 @@ def memory_lanes(w: Workload, groups: Groups, tp: int, kv_gb_per_replica: float,
     return tuple(lanes)
 
 
+def _peak_per_gpu_gb(w: Workload, groups: Groups, tp: int) -> float:
+    """The fullest GPU at its fullest phase, GB: states and weights plus activations and logits, without the
+    engine's KV cache (a paged engine takes whatever memory is left).  Colocated: states / G + the larger of the
+    engine's weights / tp and the training phase's activations + logits."""
+    mem = w.mem
+    gen = mem.generation_weights_gb / tp
+    if groups.colocated:
+        return mem.states_gb / groups.training + max(gen, w.train_peak_extra_gb)
+    train = mem.training_gb / max(groups.training, 1) + w.train_peak_extra_gb
+    score = mem.scoring_gb / groups.scoring + w.score_extra_gb if groups.scoring else 0.0
+    return max(train, score, gen)
+
+
 def _fits_colocated(w: Workload, gpus: int, engine: str) -> bool:
     """Colocated fit at G GPUs: the training phase (resident states / G + activations + logits ≤ usable) and the
     generation phase (the widest engine holds weights / tp + one longest sequence's KV / tp in its share)."""
@@ -1107,7 +1120,7 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         generation_per_gpu_gb=gen_gb, kv_gb_per_replica=step.gen.kv_gb_per_replica,
         kv_bytes_per_token=w.kv_bytes_per_token, activation_gb=w.activation_gb, logits_gb=w.logits_gb,
         host_gb=mem.host_gb, engine_gb_per_gpu=max(engine_gb, 0.0),
-        peak_per_gpu_gb=max(sum(gb for part, gb in lane.parts if part != "kv") for lane in lanes), lanes=lanes,
+        peak_per_gpu_gb=_peak_per_gpu_gb(w, groups, tp), lanes=lanes,
     )
 
 
