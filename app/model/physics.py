@@ -475,6 +475,44 @@ def fastest(plans: tuple[EnginePlan, ...], rollouts: int, gen_gpus: int) -> Gene
     return schedule(best, rollouts, gen_gpus)
 
 
+class Engines:
+    """The engine plans of one step, and the fastest of them per generation GPU count — each count scheduled once,
+    however many layouts the search tries with it."""
+
+    __slots__ = ("_best", "plans", "rollouts")
+
+    def __init__(self, plans: tuple[EnginePlan, ...], rollouts: int) -> None:
+        self.plans = plans
+        self.rollouts = rollouts
+        self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
+
+    def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
+        if gen_gpus not in self._best:
+            best = None
+            if self.rollouts > 0 and gen_gpus > 0:
+                for plan in self.plans:
+                    if plan.tp <= gen_gpus:
+                        times = schedule_seconds(plan, self.rollouts, gen_gpus)
+                        if best is None or times[0] < best[1][0]:
+                            best = (plan, times)
+            self._best[gen_gpus] = best
+        return self._best[gen_gpus]
+
+    def seconds(self, gen_gpus: int) -> float:
+        """Generation seconds on ``gen_gpus`` GPUs (0 with nothing to generate)."""
+        best = self._fastest(gen_gpus)
+        return best[1][0] if best else 0.0
+
+    def throughput(self, gen_gpus: int) -> float:
+        """The fastest engine's batch time on ``gen_gpus`` GPUs, without the longest-response floor."""
+        best = self._fastest(gen_gpus)
+        return best[1][8] if best else 0.0
+
+    def generation(self, gen_gpus: int) -> Generation:
+        best = self._fastest(gen_gpus)
+        return schedule(best[0], self.rollouts, gen_gpus) if best else NO_GENERATION
+
+
 def generation(
     arch: Arch,
     rollouts: int,
@@ -712,14 +750,13 @@ def _sync_link(gpu: GpuSpec, generation_gpus: int, training_gpus: int) -> float:
     return collective_bandwidth(gpu, generation_gpus + training_gpus)
 
 
-def _separate_phases(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gen: int, score: int,
-                     train: int) -> Phases:
+def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
     """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
     each step broadcasts the new weights to the engines, 2 · N_total / link (``_sync_link``).
     Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
     max(generation, scoring + training) + sync."""
     gpu = w.gpu
-    g = fastest(plans, i.rollouts, gen)
+    g = engines.generation(gen)
     s_train = compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU)
     s_score = compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
     scoring = max(s_train, s_score)
@@ -729,16 +766,10 @@ def _separate_phases(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ..
     return Phases(g, scoring, s_train, s_score, training, sync, total)
 
 
-def _separate_total(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gen: int, score: int,
-                    train: int) -> float:
+def _separate_total(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> float:
     """``_separate_phases(...).total_s`` without building the records: what the layout search compares."""
     gpu = w.gpu
-    generation_s = math.inf
-    for plan in plans:
-        if plan.tp <= gen:
-            seconds = schedule_seconds(plan, i.rollouts, gen)[0]
-            if seconds < generation_s:
-                generation_s = seconds
+    generation_s = engines.seconds(gen)
     scoring = max(compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU),
                   compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU))
     training = training_seconds(w, i, train)
@@ -818,7 +849,7 @@ def role_minimums(mem: ModelMemory, critic: bool, reference: bool, reward_model:
     return t_min, s_min, _engine_min_gpus(engine_need_gb, usable_gb)
 
 
-def _balanced(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gpus: int, t_min: int, s_min: int,
+def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min: int, s_min: int,
               g_min: int) -> list[tuple[int, int, int]]:
     """Layouts near the split that balances the phases, for ``gpus`` GPUs.
 
@@ -827,7 +858,7 @@ def _balanced(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gpu
     x = G / (k + √(k · C / A)), k = 1 + B / A.  That point, rounded down and up and held to each role's minimum,
     plus the layout of the minimums (training t_min, scoring s_min, generation the rest)."""
     n = max(g_min, 1)
-    a = min((schedule_seconds(p, i.rollouts, n)[8] for p in plans if p.tp <= n), default=0.0) * n
+    a = engines.throughput(n) * n
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
     c = training_seconds(w, i, 1)
     out = [(gpus - t_min - s_min, s_min, t_min)]
@@ -888,32 +919,32 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
             if one_node.total_s < phases.total_s * (1 - 1e-12):
                 groups, phases, searched = gpu_groups(GPUS_PER_NODE, True), one_node, True
     else:
-        plans = engine_plans(w.arch, gpu, w.usable_gb, i.gpus, prompt_tokens=i.prompt_tokens,
-                             response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens,
-                             group=_group(i), engine=i.engine) if i.rollouts > 0 else ()
+        engines = Engines(engine_plans(w.arch, gpu, w.usable_gb, i.gpus, prompt_tokens=i.prompt_tokens,
+                                       response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens,
+                                       group=_group(i), engine=i.engine) if i.rollouts > 0 else (), i.rollouts)
         fixed = gpu_groups(i.gpus, False)
-        fixed_phases = _separate_phases(w, i, plans, fixed.generation, fixed.scoring, fixed.training)
+        fixed_phases = _separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training)
         groups, phases, searched = fixed, fixed_phases, False
         t_min, s_min, g_min = w.role_minimums
         if i.rollouts > 0 and t_min is not None and g_min is not None and t_min + s_min + g_min <= i.gpus:
             fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
             fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
             best_layout, best_s = (fixed_layout, fixed_phases.total_s) if fixed_fits else (None, math.inf)
-            layouts = _balanced(w, i, plans, i.gpus, t_min, s_min, g_min)
+            layouts = _balanced(w, i, engines, i.gpus, t_min, s_min, g_min)
             if i.gpus > GPUS_PER_NODE and t_min + s_min + g_min <= GPUS_PER_NODE:
                 # one node's layouts too: a step never has to span a second node (the other GPUs then idle)
                 one_node = gpu_groups(GPUS_PER_NODE, False)
                 layouts.append((one_node.generation, one_node.scoring, one_node.training))
-                layouts += _balanced(w, i, plans, GPUS_PER_NODE, t_min, s_min, g_min)
+                layouts += _balanced(w, i, engines, GPUS_PER_NODE, t_min, s_min, g_min)
             for layout in dict.fromkeys(layouts):
                 if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
                     continue
-                total = _separate_total(w, i, plans, *layout)
+                total = _separate_total(w, i, engines, *layout)
                 if total < best_s * (1 - 1e-12):
                     best_layout, best_s = layout, total
             if best_layout is not None and best_layout != fixed_layout:
                 groups, searched = Groups(*best_layout, False), True
-                phases = _separate_phases(w, i, plans, *best_layout)
+                phases = _separate_phases(w, i, engines, *best_layout)
         layout_step = fixed_phases.total_s
     g = phases.generation
     total = phases.total_s
