@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from app.model.assumptions import TRAIN_BYTES_PER_PARAM
 from app.model.stages import RL_LOOP_STAGES
@@ -15,12 +15,13 @@ DECISION_IDS = (
 DECISION_STATES = ("needed", "useful", "trade_off", "not_yet")
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
+    """One decision card (a named tuple: immutable and cheap to build)."""
+
     id: str
     state: str          # needed | useful | trade_off | not_yet
     reason: str         # catalogue key
-    args: dict = field(default_factory=dict)
+    args: dict          # the catalogue text's arguments
 
 
 def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:

@@ -7,7 +7,7 @@ produced it.  Text is given as catalogue keys plus values; the web layer renders
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from app.model.assumptions import (
     DPO_BATCH_PAIRS,
@@ -28,15 +28,16 @@ from app.model.assumptions import (
 METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
 
 
-@dataclass(frozen=True, slots=True)
-class Meter:
+class Meter(NamedTuple):
+    """One meter (a named tuple: immutable and cheap to build)."""
+
     id: str
     value: int                # 0..100
     level: str                # ok | warn | hot
     figure: str               # catalogue key of the physical figure sentence
-    figure_args: dict = field(default_factory=dict)
-    formula: str = ""         # catalogue key of the formula
-    formula_args: dict = field(default_factory=dict)
+    figure_args: dict         # its arguments
+    formula: str              # catalogue key of the formula
+    formula_args: dict
 
 
 def log_scale(x: float, low: float, high: float) -> float:

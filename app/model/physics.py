@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from app.model.assumptions import (
     ACTIVATION_BYTES_PER_VALUE,
@@ -319,8 +320,7 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int
     return tuple(tp for tp in (1, 2, 4, 8) if tp <= limit)
 
 
-@dataclass(frozen=True, slots=True)
-class EnginePlan:
+class EnginePlan(NamedTuple):
     """One engine replica's shape and per-step costs, independent of how many replicas run (``engine_plan``)."""
 
     arch: Arch
@@ -340,6 +340,11 @@ class EnginePlan:
     floor_s: float            # longest response · one small-batch step: the synchronous floor
     kv_per_token: float
     kv_split: int
+    hbm_rate: float = 0.0       # n · HBM bandwidth · 0.6, B/s
+    compute_rate: float = 0.0   # n · peak · 0.45, FLOP/s
+    host_s: float = 0.0         # offloaded bytes over the host link, s per step
+    prefill_flops: float = 0.0  # prefill FLOPs per sequence: prompts per sequence · prompt · F(prompt / 2)
+    decode_flops: float = 0.0   # F(avg context) per generated token
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -380,59 +385,69 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
     if engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
     gather = all_gather_seconds(weights_gb, gather_gpus, gpu) if engine == "hf" else 0.0
-    plan = EnginePlan(arch, gpu, engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, prompt_tokens,
-                      response_tokens, prompt_tokens + response_tokens / 2.0, prompts_per_sequence,
-                      overhead + gather, 0.0, kv_per_token, kv_split)
-    one = decode_step(plan, 1.0, prompt_tokens + longest_tokens / 2.0)[0]
-    return EnginePlan(arch, gpu, engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, prompt_tokens,
-                      response_tokens, plan.avg_context, prompts_per_sequence, plan.fixed_step_s,
-                      longest_tokens * one, kv_per_token, kv_split)
+    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
+    compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
+    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    floor_context = prompt_tokens + longest_tokens / 2.0
+    one = step_seconds(arch, gpu, tp, 1.0, floor_context, forward_flops_per_token(arch, floor_context), hbm_rate,
+                       compute_rate, host_s, offloaded_gb, kv_per_token * kv_split, overhead + gather)[0]
+    avg_context = prompt_tokens + response_tokens / 2.0
+    return EnginePlan(
+        arch, gpu, engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, prompt_tokens, response_tokens,
+        avg_context, prompts_per_sequence, overhead + gather, longest_tokens * one, kv_per_token, kv_split,
+        hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
+        prefill_flops=prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+        decode_flops=forward_flops_per_token(arch, avg_context),
+    )
 
 
-def decode_step(plan: EnginePlan, batch: float, context: float) -> tuple[float, float, float, float]:
+def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
+                 hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
+                 fixed_s: float) -> tuple[float, float, float, float]:
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
         t_mem     = (W_read(b) − offloaded + b · context · kv/token) / (n · HBM · 0.6) + offloaded / (n · host)
         t_compute = b · (2 · N_active + attention(context)) / (n · peak · 0.45)
         step      = max(t_mem, t_compute) + all-reduces + overhead (+ all-gather)
-    (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3])."""
-    gpu, arch, n = plan.gpu, plan.arch, plan.gpus
-    hbm = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
-    offloaded = plan.offloaded_gb * GIGA
-    t_mem = (max(decode_weight_bytes(arch, batch) - offloaded, 0.0)
-             + batch * context * plan.kv_per_token * plan.kv_split) / hbm
-    if offloaded:
-        t_mem += offloaded / (n * gpu.host_link_gb_per_s * GIGA)
-    t_compute = batch * forward_flops_per_token(arch, context) / (n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU)
-    reduce = tp_all_reduce_seconds(arch, batch, plan.tp, gpu)
-    return max(t_mem, t_compute) + reduce + plan.fixed_step_s, t_mem, t_compute, reduce
+    (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]);
+    ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica."""
+    t_mem = (max(decode_weight_bytes(arch, batch) - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
+    t_mem += host_s
+    t_compute = batch * flops_per_token / compute_rate
+    reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
+    return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
 
 
-def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int) -> Generation:
+def schedule_seconds(plan: EnginePlan, rollouts: int, gen_gpus: int) -> tuple[float, ...]:
     """``rollouts`` responses on ``gen_gpus`` GPUs of replicas shaped by ``plan``: replicas = ⌊G / n⌋, each decodes
     S = R / replicas sequences in ⌈S / B⌉ waves of b = S / waves.
         prefill    = b · prompts per sequence · prompt · F(prompt / 2) / (n · peak · 0.45)
         throughput = waves · (prefill + mean · step(b))
-        seconds    = max(throughput, floor)     (a synchronous step waits for its longest response)"""
-    replicas = max(gen_gpus // plan.gpus, 1)
+        seconds    = max(throughput, floor)     (a synchronous step waits for its longest response)
+    Returns (seconds, replicas, waves, b, step, t_mem, t_compute, all-reduce, throughput)."""
+    replicas = gen_gpus // plan.gpus or 1
     seqs = rollouts / replicas
-    waves = max(math.ceil(seqs / plan.batch_cap - 1e-9), 1)
+    waves = math.ceil(seqs / plan.batch_cap - 1e-9) or 1
     b = seqs / waves
-    step, t_mem, t_compute, reduce = decode_step(plan, b, plan.avg_context)
-    gpu = plan.gpu
-    prefill = (b * plan.prompts_per_sequence * plan.prompt_tokens
-               * forward_flops_per_token(plan.arch, plan.prompt_tokens / 2.0)
-               / (plan.gpus * gpu.peak_bf16_tflops * TERA * FORWARD_MFU))
-    throughput = waves * (prefill + plan.response_tokens * step)
-    seconds = max(throughput, plan.floor_s)
+    step, t_mem, t_compute, reduce = step_seconds(
+        plan.arch, plan.gpu, plan.tp, b, plan.avg_context, plan.decode_flops, plan.hbm_rate, plan.compute_rate,
+        plan.host_s, plan.offloaded_gb, plan.kv_per_token * plan.kv_split, plan.fixed_step_s)
+    throughput = waves * (b * plan.prefill_flops / plan.compute_rate + plan.response_tokens * step)
+    seconds = throughput if throughput > plan.floor_s else plan.floor_s
+    return seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput
+
+
+def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int) -> Generation:
+    """The ``Generation`` of ``schedule_seconds``."""
+    seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = schedule_seconds(plan, rollouts, gen_gpus)
     bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
-        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - (
-            DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S),
+        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
         all_reduce_s=reduce, engine=plan.engine,
     )
 
@@ -449,16 +464,53 @@ def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: in
 
 def fastest(plans: tuple[EnginePlan, ...], rollouts: int, gen_gpus: int) -> Generation:
     """The fastest schedule over the plans that fit in ``gen_gpus`` (the engine is tuned, as in practice)."""
-    if rollouts <= 0 or gen_gpus <= 0:
+    if rollouts <= 0 or gen_gpus <= 0 or not plans:
         return NO_GENERATION
-    best: Generation | None = None
+    best, best_s = plans[0], math.inf
     for plan in plans:
-        if plan.tp > gen_gpus:
-            continue
-        g = schedule(plan, rollouts, gen_gpus)
-        if best is None or g.seconds < best.seconds:
-            best = g
-    return best or schedule(plans[0], rollouts, gen_gpus)
+        if plan.tp <= gen_gpus:
+            seconds = schedule_seconds(plan, rollouts, gen_gpus)[0]
+            if seconds < best_s:
+                best, best_s = plan, seconds
+    return schedule(best, rollouts, gen_gpus)
+
+
+class Engines:
+    """The engine plans of one step, and the fastest of them per generation GPU count — each count scheduled once,
+    however many layouts the search tries with it."""
+
+    __slots__ = ("_best", "plans", "rollouts")
+
+    def __init__(self, plans: tuple[EnginePlan, ...], rollouts: int) -> None:
+        self.plans = plans
+        self.rollouts = rollouts
+        self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
+
+    def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
+        if gen_gpus not in self._best:
+            best = None
+            if self.rollouts > 0 and gen_gpus > 0:
+                for plan in self.plans:
+                    if plan.tp <= gen_gpus:
+                        times = schedule_seconds(plan, self.rollouts, gen_gpus)
+                        if best is None or times[0] < best[1][0]:
+                            best = (plan, times)
+            self._best[gen_gpus] = best
+        return self._best[gen_gpus]
+
+    def seconds(self, gen_gpus: int) -> float:
+        """Generation seconds on ``gen_gpus`` GPUs (0 with nothing to generate)."""
+        best = self._fastest(gen_gpus)
+        return best[1][0] if best else 0.0
+
+    def throughput(self, gen_gpus: int) -> float:
+        """The fastest engine's batch time on ``gen_gpus`` GPUs, without the longest-response floor."""
+        best = self._fastest(gen_gpus)
+        return best[1][8] if best else 0.0
+
+    def generation(self, gen_gpus: int) -> Generation:
+        best = self._fastest(gen_gpus)
+        return schedule(best[0], self.rollouts, gen_gpus) if best else NO_GENERATION
 
 
 def generation(
@@ -518,8 +570,7 @@ def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu:
 # --- one workload, prepared once ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Workload:
+class Workload(NamedTuple):
     """Everything about the inputs the phase estimates share: computed once per evaluation."""
 
     arch: Arch
@@ -569,6 +620,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     logit = logits_gb(arch.vocab, micro)
     critic_act = activation_gb(critic_arch, micro) if critic else 0.0
     kv = kv_bytes_per_token(arch)
+    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     tokens = float(i.rollouts * (i.prompt_tokens + i.response_tokens))
     ctx = (i.prompt_tokens + i.response_tokens) / 2.0
     policy_fwd = forward_flops_per_token(arch, ctx) * tokens
@@ -578,20 +630,22 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     scoring_score = (policy_fwd if reference_forward and not lora else 0.0) + (critic_fwd if reward_model else 0.0)
     train_per_token = train_flops_per_token(arch, ctx, lora) + (
         train_flops_per_token(critic_arch, ctx, lora) if has_critic else 0.0)
-    w = Workload(
+    return Workload(
         arch=arch, critic_arch=critic_arch, gpu=gpu, method=i.method, engine=i.engine, critic=has_critic,
         reference=reference_forward and not lora, reference_forward=reference_forward, reward_model=reward_model,
         lora=lora, mem=mem, tokens=tokens,
         seq_tokens=float(i.prompt_tokens + i.response_tokens), longest_seq_tokens=float(longest_seq),
         optimizer_steps=i.epochs * max(1, math.ceil(i.rollouts / MINI_BATCH_SEQUENCES)),
         mini_batch=max(1, min(i.rollouts, int(MINI_BATCH_SEQUENCES))),
-        usable_gb=gpu.memory_gb * USABLE_MEMORY_FRACTION,
+        usable_gb=usable,
         train_peak_extra_gb=max(act + logit, critic_act), score_extra_gb=logit if reference_forward else 0.0,
         kv_seq_gb=longest_seq * kv / GIGA, activation_gb=act, logits_gb=logit, kv_bytes_per_token=kv,
         scoring_train_flops=scoring_train, scoring_score_flops=scoring_score,
         train_flops=train_per_token * tokens * i.epochs, trained_b=arch.total_b + (i.rm_b if has_critic else 0.0),
+        role_minimums=role_minimums(mem, has_critic, reference_forward and not lora, reward_model, usable,
+                                    max(act + logit, critic_act), logit if reference_forward else 0.0,
+                                    INFER_BYTES_PER_PARAM * arch.total_b + longest_seq * kv / GIGA),
     )
-    return replace(w, role_minimums=role_minimums(w))
 
 
 def scoring_flops(w: Workload) -> tuple[float, float]:
@@ -678,8 +732,7 @@ class GpuLayout:
     searched: bool            # True when the search found a layout faster than the fixed split
 
 
-@dataclass(frozen=True, slots=True)
-class Phases:
+class Phases(NamedTuple):
     """One layout's phase times, s."""
 
     generation: Generation
@@ -697,14 +750,13 @@ def _sync_link(gpu: GpuSpec, generation_gpus: int, training_gpus: int) -> float:
     return collective_bandwidth(gpu, generation_gpus + training_gpus)
 
 
-def _separate_phases(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gen: int, score: int,
-                     train: int) -> Phases:
+def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
     """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
     each step broadcasts the new weights to the engines, 2 · N_total / link (``_sync_link``).
     Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
     max(generation, scoring + training) + sync."""
     gpu = w.gpu
-    g = fastest(plans, i.rollouts, gen)
+    g = engines.generation(gen)
     s_train = compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU)
     s_score = compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
     scoring = max(s_train, s_score)
@@ -712,6 +764,19 @@ def _separate_phases(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ..
     sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
     total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
     return Phases(g, scoring, s_train, s_score, training, sync, total)
+
+
+def _separate_total(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> float:
+    """``_separate_phases(...).total_s`` without building the records: what the layout search compares."""
+    gpu = w.gpu
+    generation_s = engines.seconds(gen)
+    scoring = max(compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU),
+                  compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU))
+    training = training_seconds(w, i, train)
+    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train)
+    if i.staleness:
+        return max(generation_s, scoring + training) + sync
+    return max(generation_s, scoring) + training + sync
 
 
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
@@ -730,7 +795,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         engine_memory = free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
     plans = engine_plans(w.arch, gpu, max(engine_memory, 0.01), n, prompt_tokens=i.prompt_tokens,
                          response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens, group=_group(i),
-                         engine=i.engine, gather_gpus=n if i.engine == "hf" else 0)
+                         engine=i.engine, gather_gpus=n if i.engine == "hf" else 0) if i.rollouts > 0 else ()
     g = fastest(plans, i.rollouts, n)
     scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch), gpu, FORWARD_MFU)
     training = training_seconds(w, i, n)
@@ -749,10 +814,10 @@ def _group(i: WorkloadInputs) -> int:
     return i.group if i.method == "grpo" else 1
 
 
-def _engine_min_gpus(w: Workload, engine_memory_gb: float) -> int | None:
-    """GPUs of the smallest engine replica that holds the weights and one longest sequence's KV, or None."""
-    need = INFER_BYTES_PER_PARAM * w.arch.total_b + w.kv_seq_gb
-    n = max(1, math.ceil(need / engine_memory_gb - 1e-9))
+def _engine_min_gpus(need_gb: float, engine_memory_gb: float) -> int | None:
+    """GPUs of the smallest engine replica that holds ``need_gb`` (the weights and one longest sequence's KV):
+    a power of 2 within a node, whole nodes beyond; None beyond 4,096."""
+    n = max(1, math.ceil(need_gb / engine_memory_gb - 1e-9))
     if n > MAX_GPUS:
         return None
     if n <= GPUS_PER_NODE:
@@ -760,24 +825,31 @@ def _engine_min_gpus(w: Workload, engine_memory_gb: float) -> int | None:
     return GPUS_PER_NODE * math.ceil(n / GPUS_PER_NODE)
 
 
-def role_minimums(w: Workload) -> tuple[int | None, int, int | None]:
+def role_minimums(mem: ModelMemory, critic: bool, reference: bool, reward_model: bool, usable_gb: float,
+                  train_extra_gb: float, score_extra_gb: float, engine_need_gb: float
+                  ) -> tuple[int | None, int, int | None]:
     """(training, scoring, generation) GPUs each role needs at least when placed apart.
 
     training: ≥ one GPU per trained model (actor, critic) and (actor + critic states) / T + activations + logits
     ≤ usable; scoring: ≥ one GPU per frozen model placed there (reference, reward model: OpenRLHF and verl give
-    each role its own workers) and weights / S + logits ≤ usable; generation: one engine replica."""
-    n_train = 2 if w.critic else 1
-    room = w.usable_gb - w.train_peak_extra_gb
-    t_min = None if room <= 0 else max(n_train, math.ceil(w.mem.training_gb / room - 1e-9))
-    n_score = int(w.reference) + int(w.reward_model)
+    each role its own workers) and weights / S + logits ≤ usable; generation: one engine replica holding the
+    weights and one longest sequence's KV.  None: the role never fits.
+
+    >>> role_minimums(model_memory(7, 7), True, True, True, 72.0, 7.4, 3.1, 14.4)   # PPO 7 B / 7 B, A100-80GB
+    (4, 2, 1)
+    """
+    n_train = 2 if critic else 1
+    room = usable_gb - train_extra_gb
+    t_min = None if room <= 0 else max(n_train, math.ceil(mem.training_gb / room - 1e-9))
+    n_score = int(reference) + int(reward_model)
     s_min = 0
     if n_score:
-        room_s = w.usable_gb - w.score_extra_gb
-        s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(w.mem.scoring_gb / room_s - 1e-9))
-    return t_min, s_min, _engine_min_gpus(w, w.usable_gb)
+        room_s = usable_gb - score_extra_gb
+        s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(mem.scoring_gb / room_s - 1e-9))
+    return t_min, s_min, _engine_min_gpus(engine_need_gb, usable_gb)
 
 
-def _balanced(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gpus: int, t_min: int, s_min: int,
+def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min: int, s_min: int,
               g_min: int) -> list[tuple[int, int, int]]:
     """Layouts near the split that balances the phases, for ``gpus`` GPUs.
 
@@ -785,21 +857,18 @@ def _balanced(w: Workload, i: WorkloadInputs, plans: tuple[EnginePlan, ...], gpu
     replica), the step max(A / x, B / s) + C / t under x + s + t = G is least at s = x · B / A and
     x = G / (k + √(k · C / A)), k = 1 + B / A.  That point, rounded down and up and held to each role's minimum,
     plus the layout of the minimums (training t_min, scoring s_min, generation the rest)."""
-    one = fastest(plans, i.rollouts, max(g_min, 1))
-    a = one.throughput_s * max(g_min, 1)
+    n = max(g_min, 1)
+    a = engines.throughput(n) * n
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
     c = training_seconds(w, i, 1)
     out = [(gpus - t_min - s_min, s_min, t_min)]
     if a > 0 and c > 0:
         k = 1.0 + b / a
-        x = gpus / (k + math.sqrt(k * c / a))
-        for gen in {math.floor(x), math.ceil(x)}:
-            gen = max(gen, g_min)
-            score = max(s_min, round(gen * b / a)) if s_min else 0
-            train = gpus - gen - score
-            if train >= t_min:
-                out.append((gen, score, train))
-    return [layout for layout in out if layout[0] >= g_min]
+        gen = max(round(gpus / (k + math.sqrt(k * c / a))), g_min)
+        score = max(s_min, round(gen * b / a)) if s_min else 0
+        if gpus - gen - score >= t_min:
+            out.append((gen, score, gpus - gen - score))
+    return out
 
 
 # --- one RL step --------------------------------------------------------------------------------------------------
@@ -850,31 +919,32 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
             if one_node.total_s < phases.total_s * (1 - 1e-12):
                 groups, phases, searched = gpu_groups(GPUS_PER_NODE, True), one_node, True
     else:
-        plans = engine_plans(w.arch, gpu, w.usable_gb, i.gpus, prompt_tokens=i.prompt_tokens,
-                             response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens,
-                             group=_group(i), engine=i.engine)
+        engines = Engines(engine_plans(w.arch, gpu, w.usable_gb, i.gpus, prompt_tokens=i.prompt_tokens,
+                                       response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens,
+                                       group=_group(i), engine=i.engine) if i.rollouts > 0 else (), i.rollouts)
         fixed = gpu_groups(i.gpus, False)
-        fixed_phases = _separate_phases(w, i, plans, fixed.generation, fixed.scoring, fixed.training)
+        fixed_phases = _separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training)
         groups, phases, searched = fixed, fixed_phases, False
         t_min, s_min, g_min = w.role_minimums
         if i.rollouts > 0 and t_min is not None and g_min is not None and t_min + s_min + g_min <= i.gpus:
             fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
-            best = fixed_phases if fixed_fits else None
-            layouts = _balanced(w, i, plans, i.gpus, t_min, s_min, g_min)
+            fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
+            best_layout, best_s = (fixed_layout, fixed_phases.total_s) if fixed_fits else (None, math.inf)
+            layouts = _balanced(w, i, engines, i.gpus, t_min, s_min, g_min)
             if i.gpus > GPUS_PER_NODE and t_min + s_min + g_min <= GPUS_PER_NODE:
                 # one node's layouts too: a step never has to span a second node (the other GPUs then idle)
                 one_node = gpu_groups(GPUS_PER_NODE, False)
                 layouts.append((one_node.generation, one_node.scoring, one_node.training))
-                layouts += _balanced(w, i, plans, GPUS_PER_NODE, t_min, s_min, g_min)
-            for layout in layouts:
-                if layout == (fixed.generation, fixed.scoring, fixed.training) or min(layout[0], layout[2]) < 1:
+                layouts += _balanced(w, i, engines, GPUS_PER_NODE, t_min, s_min, g_min)
+            for layout in dict.fromkeys(layouts):
+                if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
                     continue
-                if layout[1] < s_min or layout[2] < t_min or layout[0] < g_min:
-                    continue
-                p = _separate_phases(w, i, plans, *layout)
-                if best is None or p.total_s < best.total_s * (1 - 1e-12):
-                    groups, best, searched = Groups(layout[0], layout[1], layout[2], False), p, True
-            phases = best or fixed_phases
+                total = _separate_total(w, i, engines, *layout)
+                if total < best_s * (1 - 1e-12):
+                    best_layout, best_s = layout, total
+            if best_layout is not None and best_layout != fixed_layout:
+                groups, searched = Groups(*best_layout, False), True
+                phases = _separate_phases(w, i, engines, *best_layout)
         layout_step = fixed_phases.total_s
     g = phases.generation
     total = phases.total_s
@@ -913,8 +983,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
 # --- memory of an RL step ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Lane:
+class Lane(NamedTuple):
     """One GPU group's memory, per GPU: its parts in GB (model part → GB), their total, and whether it is over
     the usable memory."""
 
@@ -942,7 +1011,8 @@ class Memory:
     logits_gb: float = 0.0      # logits for the log-probs on a training GPU
     host_gb: float = 0.0        # optimizer states in host memory (offload=optimizer)
     engine_gb_per_gpu: float = 0.0  # memory the inference engine may use on each generation GPU
-    peak_per_gpu_gb: float = 0.0    # the fullest GPU at its fullest phase, everything counted
+    peak_per_gpu_gb: float = 0.0    # the fullest GPU at its fullest phase: states, weights, activations, logits —
+    #                                 not the engine's KV cache, which takes whatever memory is left (paged)
     lanes: tuple[Lane, ...] = ()
 
     @property
@@ -994,6 +1064,19 @@ def memory_lanes(w: Workload, groups: Groups, tp: int, kv_gb_per_replica: float,
     return tuple(lanes)
 
 
+def _peak_per_gpu_gb(w: Workload, groups: Groups, tp: int) -> float:
+    """The fullest GPU at its fullest phase, GB: states and weights plus activations and logits, without the
+    engine's KV cache (a paged engine takes whatever memory is left).  Colocated: states / G + the larger of the
+    engine's weights / tp and the training phase's activations + logits."""
+    mem = w.mem
+    gen = mem.generation_weights_gb / tp
+    if groups.colocated:
+        return mem.states_gb / groups.training + max(gen, w.train_peak_extra_gb)
+    train = mem.training_gb / max(groups.training, 1) + w.train_peak_extra_gb
+    score = mem.scoring_gb / groups.scoring + w.score_extra_gb if groups.scoring else 0.0
+    return max(train, score, gen)
+
+
 def _fits_colocated(w: Workload, gpus: int, engine: str) -> bool:
     """Colocated fit at G GPUs: the training phase (resident states / G + activations + logits ≤ usable) and the
     generation phase (the widest engine holds weights / tp + one longest sequence's KV / tp in its share)."""
@@ -1010,23 +1093,27 @@ def _fits_colocated(w: Workload, gpus: int, engine: str) -> bool:
 
 
 def min_gpus_that_fit(fits: Callable[[int], bool], lo: int = 1) -> int | None:
-    """Smallest G in [lo, 4096] with fits(G) true; fits must be monotone in G.  Bisection.
+    """Smallest G in [1, 4096] with fits(G) true; fits must be monotone in G and false below ``lo``.
+    Gallops up from ``lo`` (lo, lo + 1, lo + 3, …), then bisects: a handful of calls when ``lo`` is close.
 
-    >>> min_gpus_that_fit(lambda g: 100 / g <= 7.2)
-    14
+    >>> min_gpus_that_fit(lambda g: 100 / g <= 7.2), min_gpus_that_fit(lambda g: 100 / g <= 7.2, lo=12)
+    (14, 14)
     >>> min_gpus_that_fit(lambda g: False) is None
     True
     """
-    lo, hi = max(lo, 1), MAX_GPUS
-    if not fits(hi):
-        return None
-    while lo < hi:
+    lo = min(max(lo, 1), MAX_GPUS)
+    hi, width = lo, 1
+    while not fits(hi):
+        if hi == MAX_GPUS:
+            return None
+        lo, hi, width = hi + 1, min(MAX_GPUS, hi + width), width * 2
+    while lo < hi:  # fits(hi), and nothing below lo fits
         mid = (lo + hi) // 2
         if fits(mid):
             hi = mid
         else:
             lo = mid + 1
-    return lo
+    return hi
 
 
 def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | None = None) -> Memory:
@@ -1045,7 +1132,8 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         train_gb, score_gb, gen_gb = states, states, states + mem.generation_weights_gb / tp
         engine_gb = min(COLOCATED_ENGINE_MEMORY_FRACTION * gpu.memory_gb, w.usable_gb - states)
         fits = _fits_colocated(w, n, i.engine)
-        min_g = min_gpus_that_fit(lambda g: _fits_colocated(w, g, i.engine))
+        floor = w.mem.states_gb / max(w.usable_gb - w.train_peak_extra_gb, 1e-9)  # below it the states cannot fit
+        min_g = min_gpus_that_fit(lambda g: _fits_colocated(w, g, i.engine), lo=max(1, math.floor(floor)))
     else:
         train_gb = mem.training_gb / max(groups.training, 1)
         score_gb = mem.scoring_gb / groups.scoring if groups.scoring else 0.0
@@ -1063,7 +1151,7 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         generation_per_gpu_gb=gen_gb, kv_gb_per_replica=step.gen.kv_gb_per_replica,
         kv_bytes_per_token=w.kv_bytes_per_token, activation_gb=w.activation_gb, logits_gb=w.logits_gb,
         host_gb=mem.host_gb, engine_gb_per_gpu=max(engine_gb, 0.0),
-        peak_per_gpu_gb=max(lane.total_gb for lane in lanes), lanes=lanes,
+        peak_per_gpu_gb=_peak_per_gpu_gb(w, groups, tp), lanes=lanes,
     )
 
 
@@ -1108,7 +1196,8 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
-        min_gpus=min_gpus_that_fit(lambda g: total_gb / g + extra <= usable),
+        min_gpus=(min_gpus_that_fit(lambda g: total_gb / g + extra <= usable,
+                                    lo=max(1, math.floor(total_gb / (usable - extra)))) if usable > extra else None),
         tokens_per_pair=tokens, activation_gb=extra,
     )
 

@@ -18,7 +18,7 @@ value model.  Its eval gate still shows (the eval harness node) but the stage st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
@@ -71,16 +71,18 @@ def is_gated(i: WorkloadInputs) -> bool:
     return i.eval_every <= EVAL_GATE_MAX_STEPS
 
 
-@dataclass(frozen=True, slots=True)
-class NodeState:
+class NodeState(NamedTuple):
+    """One diagram node's state (a named tuple: immutable and cheap to build, 11 per evaluation)."""
+
     active: bool
     state: str  # ok | needed | warning | overloaded | inactive | removed
     bottleneck: bool = False
     note: str = ""  # what the method changes here: actor_critic | actor_only | verifier | no_kl | tail ("" = none)
 
 
-@dataclass(frozen=True, slots=True)
-class EdgeState:
+class EdgeState(NamedTuple):
+    """One diagram edge's state (a named tuple, 14 per evaluation)."""
+
     id: str
     source: str
     target: str

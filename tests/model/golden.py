@@ -14,6 +14,9 @@ edge rules; everything else in ``Result`` is recorded.
 History: recorded before the optimisation (which left every output bit-identical); re-recorded once for the
 ppo_memory fix (per-GPU memory on the widest engine layout, see physics.ppo_memory), which changed only
 ``memory.per_gpu_gb`` / ``generation_per_gpu_gb`` and the train_memory meter figures that show them.
+Re-recorded once, deliberately, for the second edition of the model (issue 15; docs/model.md "What moved"): every
+RL-step figure moved (GQA custom shape, engines, the layout search, interconnect, activations, the tail), the
+inputs gained nine parameters, the presets a seventh, the decisions two more.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ def plain(obj: object) -> object:
     """A result as JSON-ready data: dataclasses and pydantic models become dicts, floats keep their repr."""
     if isinstance(obj, BaseModel):
         return {k: plain(v) for k, v in obj.model_dump().items()}
+    if isinstance(obj, tuple) and hasattr(obj, "_asdict"):  # the named tuples (meters, nodes, decisions)
+        return {k: plain(v) for k, v in obj._asdict().items()}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from app.model import WorkloadInputs, evaluate, stages
-from app.model.assumptions import CONSTANTS, GPUS, SOURCES
+from app.model import evaluate, stages
+from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
+from app.model.calibration import ROWS, compare
 from app.model.inputs import CHOICES, NUMBERS
+from app.model.physics import kv_bytes_per_token
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "model.md"
 DOC = DOC_PATH.read_text(encoding="utf-8")
@@ -42,8 +44,18 @@ def test_every_constant_is_documented_with_its_value(key: str) -> None:
 def test_every_gpu_is_documented_with_its_figures(key: str) -> None:
     g = GPUS[key]
     expected = [f"`{key}`", fmt(g.memory_gb), fmt(g.hbm_bandwidth_tb_per_s), fmt(g.peak_bf16_tflops),
-                fmt(g.host_link_gb_per_s), f"[{g.source}](#src-{g.source})"]
+                fmt(g.host_link_gb_per_s), fmt(g.nvlink_gb_per_s), fmt(g.ib_gb_per_s), f"[{g.source}](#src-{g.source})"]
     assert row(f"`{key}`") == expected, f"docs/model.md row should be: | {' | '.join(expected)} |"
+
+
+@pytest.mark.parametrize("key", list(ARCHS))
+def test_every_architecture_is_documented_with_its_shape(key: str) -> None:
+    a = ARCHS[key]
+    cells = row(f"`{key}`")
+    expected = [f"`{key}`", str(a.layers), f"{a.hidden:,}", str(a.heads), str(a.kv_heads), str(a.head_dim),
+                f"{a.vocab:,}", fmt(a.total_b), fmt(a.active_b)]
+    assert cells[:9] == expected
+    assert cells[10] == fmt(kv_bytes_per_token(a)) and cells[11] == f"[{a.source}](#src-{a.source})"
 
 
 @pytest.mark.parametrize("spec", NUMBERS, ids=lambda s: s.name)
@@ -70,46 +82,21 @@ def _stage_rules(text: str) -> list[tuple[str, str, str]]:
 
 def test_stage_rules_table_matches_stages_docstring() -> None:
     in_code = _stage_rules(stages.__doc__ or "")
-    assert [r[2] for r in in_code] == ["sft_only", "dpo", "reward_model", "eval_gated", "scaled_rollouts", "ppo_loop"]
+    assert [r[2] for r in in_code] == ["grpo", "sft_only", "dpo", "reward_model", "eval_gated", "scaled_rollouts",
+                                       "ppo_loop"]
     assert _stage_rules(DOC) == in_code
 
 
-OPENRLHF = dict(gpu="a100_80g", gpus=8, rollouts=1024, prompt_tokens=1024, response_tokens=1024, policy_b=7, rm_b=7)
+@pytest.mark.parametrize(("row_id", "figure"), [(r.id, p.figure) for r in ROWS for p in r.published],
+                         ids=lambda x: str(x))
+def test_calibration_table_shows_the_models_figures(row_id: str, figure: str) -> None:
+    # the doc's "model" column is the model's own output (app/model/calibration.py), rounded to the second
+    (r,) = [r for r in ROWS if r.id == row_id]
+    (c,) = [c for c in compare(r) if c.figure == figure]
+    cells = row(f"{row_id} · {figure}")
+    assert cells[1:] == [f"{c.published:,.0f} s", f"{round(c.model):,} s", f"{c.ratio:.2f}", f"{c.tolerance:g}×"]
 
 
-def _step(**kw):
-    return evaluate(WorkloadInputs(**kw)).step
-
-
-@pytest.mark.parametrize(
-    ("label", "seconds"),
-    [
-        ("OpenRLHF 7B, Ray + vLLM (separate): generation", lambda: _step(**OPENRLHF).generation_s),
-        ("OpenRLHF 7B, Ray + vLLM (separate): training", lambda: _step(**OPENRLHF).training_s),
-        ("OpenRLHF 7B, Ray + vLLM (separate): step", lambda: _step(**OPENRLHF).total_s),
-        ("OpenRLHF 7B, hybrid engine (colocated): generation",
-         lambda: _step(**OPENRLHF, placement="colocated").generation_s),
-        ("OpenRLHF 7B, hybrid engine (colocated): training",
-         lambda: _step(**OPENRLHF, placement="colocated").training_s),
-        ("OpenRLHF 7B, hybrid engine (colocated): step", lambda: _step(**OPENRLHF, placement="colocated").total_s),
-        ("DeepSpeed-Chat OPT-13B + 350M RM, 8 × A100-80GB: step",
-         lambda: _step(policy_b=13, rm_b=0.35, gpus=8, rollouts=1024, prompt_tokens=256, response_tokens=256,
-                       placement="colocated").total_s),
-    ],
-)
-def test_calibration_table_shows_the_models_figures(label: str, seconds) -> None:
-    # the doc's "model" column is the model's own output, rounded to the second
-    assert row(label)[2] == f"{round(seconds()):,} s"
-
-
-@pytest.mark.parametrize(
-    ("label", "share"),
-    [
-        ("generation share, OpenRLHF config, separate", lambda: _step(**OPENRLHF).generation_share),
-        ("generation share, OpenRLHF config, colocated",
-         lambda: _step(**OPENRLHF, placement="colocated").generation_share),
-        ("generation share, the lab's default inputs", lambda: _step().generation_share),
-    ],
-)
-def test_calibration_table_shows_the_models_shares(label: str, share) -> None:
-    assert row(label)[2] == f"{round(100 * share())} %"
+def test_the_default_share_quoted_is_the_models() -> None:
+    share = round(100 * evaluate(ROWS[0].inputs.model_copy(update={"placement": "separate"})).step.generation_share)
+    assert f"{share} % (Ray + vLLM)" in DOC
