@@ -1,4 +1,5 @@
-"""The published measurements shown beside the model's estimate for the same configuration (the reality table)."""
+"""The reality table: each published row of app/model/calibration.py beside the model's figure for the same
+configuration (generation, training and step seconds), with the link that opens that configuration."""
 
 from __future__ import annotations
 
@@ -6,33 +7,27 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from app.model import evaluate
-from app.model.scenarios import _w
+from app.model.calibration import ROWS
+
+FIGURES = ("generation_s", "training_s", "total_s")  # the table's columns
 
 
 @dataclass(frozen=True, slots=True)
 class RealityRow:
-    key: str
-    model: tuple[float, float, float]               # generation, training, step seconds
-    published: tuple[float | None, float | None, float | None]
+    key: str                                   # the calibration row's id (its label: est.reality.<key>)
+    model: tuple[float, ...]                   # the model's seconds, one per column of FIGURES
+    published: tuple[float | None, ...]        # the published seconds (None: not published)
     source: str
     query: str
 
 
 def reality_rows() -> tuple[RealityRow, ...]:
-    openrlhf = _w(policy_b=7, rm_b=7, rollouts=1024, prompt_tokens=1024, response_tokens=1024, gpus=8,
-                  gpu="a100_80g", placement="separate")
-    hybrid = openrlhf.model_copy(update={"placement": "colocated"})
-    dschat = _w(policy_b=13, rm_b=0.35, rollouts=1024, prompt_tokens=256, response_tokens=256, gpus=8,
-                gpu="a100_80g", placement="colocated")
     rows = []
-    for key, inputs, published, source in (
-        ("openrlhf", openrlhf, (482, 403, 885), "openrlhf"),
-        ("hybrid", hybrid, (697, 492, 1189), "openrlhf"),
-        ("dschat", dschat, (None, None, 250), "dschat"),
-    ):
-        s = evaluate(inputs).step
-        rows.append(RealityRow(key, (s.generation_s, s.training_s, s.total_s), published, source,
-                               urlencode(inputs.query())))
+    for row in ROWS:
+        step = evaluate(row.inputs).step
+        published = {p.figure: p.value for p in row.published}
+        rows.append(RealityRow(row.id, tuple(getattr(step, f) for f in FIGURES),
+                               tuple(published.get(f) for f in FIGURES), row.source, urlencode(row.inputs.query())))
     return tuple(rows)
 
 
