@@ -73,7 +73,7 @@ def render_page(name: str, context: dict) -> str:
     return env.get_template(name).render({**context, "t": translator(context["lang"])})
 
 
-def render_partial(lang: str, regions: list, context: dict) -> str:
-    """The lab's live regions that changed, each with hx-swap-oob, plus the always-sent marker, notices and why."""
-    return env.get_template("partial.html").render(
-        {**context, "lang": lang, "t": translator(lang), "send": regions, "oob": OOB})
+def render_partial(lang: str, regions: list) -> str:
+    """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob: a
+    region's macro reads only its view-model, so nothing else is passed."""
+    return env.get_template("partial.html").render({"lang": lang, "t": translator(lang), "send": regions, "oob": OOB})

@@ -65,10 +65,26 @@ class Translator:
         self.lang = lang
         self.messages = load_catalogue(lang)
         self._formatter = _Formatter(lang)
+        # each text parsed once (string.Formatter.parse: literal, field, spec, conversion); fields with an index,
+        # an attribute, a conversion or a nested spec go through the formatter's own vformat
+        self._parsed = {key: self._parse(text) for key, text in self.messages.items()}
+
+    def _parse(self, text: str) -> tuple[tuple[str, str | None, str], ...] | None:
+        parts = tuple(string.Formatter().parse(text))
+        if any(name is not None and (conv or not name.isidentifier() or "{" in (spec or ""))
+               for _, name, spec, conv in parts):
+            return None
+        return tuple((literal, name, spec or "") for literal, name, spec, _ in parts)
 
     def __call__(self, key: str, **args) -> str:
         text = self.messages[key]
-        return self._formatter.vformat(text, (), args) if args else text
+        if not args:
+            return text
+        parts = self._parsed[key]
+        if parts is None:
+            return self._formatter.vformat(text, (), args)
+        field = self._formatter.format_field
+        return "".join(lit if name is None else lit + field(args[name], spec) for lit, name, spec in parts)
 
     def markup(self, key: str, **args) -> Markup:
         """Catalogue text may carry simple markup (<b>, <code>, <em>); string arguments are escaped."""

@@ -16,7 +16,7 @@ from app.model.moves import moves
 from app.routes import check_lang, query_dict, raw_query
 from app.view.compare import compare_context
 from app.view.lab import lab_context
-from app.view.regions import lab_regions, to_send
+from app.view.regions import Region, state_regions, to_send, with_moves
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,6 +26,14 @@ def evaluate_query(query: str) -> tuple[tuple[Notice, ...], Result]:
     """A query string → the notices of its normalisation and the model's result (both immutable)."""
     inputs, notices = normalise(parse_qs(query, keep_blank_values=True))
     return notices, evaluate(inputs)
+
+
+@lru_cache(maxsize=1024)  # the same states as evaluate_query's: a move's previous state is one just answered
+def query_regions(query: str) -> dict[str, Region]:
+    """A query string → its state's live regions (app/view/regions.py), the view-models a partial is diffed on.
+    Callers do not mutate the dict."""
+    notices, result = evaluate_query(query)
+    return state_regions(result, notices)
 
 
 @router.api_route("/{lang}/", methods=["GET", "HEAD"])
@@ -39,13 +47,15 @@ def lab(lang: str, request: Request) -> Response:
     # Another URL of the same state (a value clamped to the same one) diffs as usual: nothing but what always goes.
     previous = evaluate_query(prev_query)[1] if prev_query not in (None, query) else None
     change = moves(previous, result) if previous is not None and previous.inputs != result.inputs else None
-    regions = lab_regions(result, notices, change)
-    ctx = lab_context(lang, result, regions, present=present)
+    regions = query_regions(query)
+    if change is not None:
+        regions = with_moves(regions, result, change)
     if htmx.wants_partial(request):
-        before = lab_regions(previous) if previous is not None else None
-        html = templating.render_partial(lang, to_send(before, regions), ctx)
+        before = query_regions(prev_query) if previous is not None else None
+        html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
+        ctx = lab_context(lang, result, regions, present=present)
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

@@ -11,7 +11,7 @@ from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
-from app.view.regions import Region, lab_regions
+from app.view.regions import Region
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ def other(lang: str) -> str:
 
 
 def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
-    """Everything lab.html reads.  ``regions`` are this state's live regions (lab_regions)."""
+    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
     i = result.inputs
     query = canonical_query(i)
     return {
@@ -132,4 +132,4 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
     }
 
 
-__all__ = ["lab_context", "lab_regions", "controls", "walk"]
+__all__ = ["lab_context", "controls", "form_groups", "walk"]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import urlencode
 
 from app.model import WorkloadInputs
 from app.model.scenarios import PRESETS, WALKTHROUGH
 
 
+@lru_cache(maxsize=2048)  # the page's own, the marker's and the language switch's: one encoding per state
 def canonical_query(inputs: WorkloadInputs) -> str:
     """Every parameter in the contract's order (``step`` when set): one encoding for the page's own URL, the
     other language's, the compare page's and the form's."""

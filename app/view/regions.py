@@ -181,8 +181,14 @@ def _band(meter_id: str) -> tuple[str, str]:
 BANDS = {mid: _band(mid) for mid in METER_IDS}
 
 
-def lab_regions(r: Result, notices: tuple[Notice, ...] = (), change: Moves | None = None) -> dict[str, Region]:
-    """Every live region of the lab page for one state, in page order, by DOM id."""
+def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str, Region]:
+    """A state's regions after a move: the why-panel also says what moved (``change``)."""
+    why = Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck))
+    return {k: (why if k == "live-why" else v) for k, v in regions.items()}
+
+
+def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Region]:
+    """The live regions of one state (the why-panel without a previous state), in page order, by DOM id."""
     i = r.inputs
     focus = walk_focus(i)
     regions = [
@@ -207,7 +213,7 @@ def lab_regions(r: Result, notices: tuple[Notice, ...] = (), change: Moves | Non
         Region("est_vs", "est-vs", EstVsVM(
             r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
             r.step.generation_s, i.rollouts, "grpo" if i.method == "grpo" else "ppo")),
-        Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck)),
+        Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
         Region("strip", "meter-strip", StripVM(
             tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)),
     ]
@@ -223,4 +229,4 @@ def to_send(before: dict[str, Region] | None, now: dict[str, Region]) -> list[Re
             if dom_id in ALWAYS_SENT or dom_id not in before or before[dom_id].vm != reg.vm]
 
 
-__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryBars", "Region", "lab_regions", "to_send"]
+__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryBars", "Region", "state_regions", "to_send", "with_moves"]
