@@ -82,8 +82,9 @@
       }
     }
   };
-  // The links that hold the state (the language switch, the compare links, presentation mode) take the live
-  // marker's canonical query: a partial does not carry them.  The full page is drawn by the server, so this works
+  // What a partial does not carry, derived from what it does: the links that hold the state (the language switch,
+  // the compare and launch links, presentation mode) take the live marker's canonical query, and the meter strip
+  // copies the meters and the stage.  The full page is drawn by the server, so this works
   // without JavaScript; tests/browser check it against a fresh load of the same URL.
   const syncDerived = () => {
     const marker = document.getElementById("live-marker");
@@ -92,6 +93,17 @@
     for (const el of document.querySelectorAll("[data-state-path]")) {
       el.setAttribute("href", el.dataset.statePath + "?" + query + (el.dataset.stateSuffix || ""));
     }
+    // the meter strip (shown when the meters scroll out of view) copies each meter's number and level, and the stage
+    for (const mini of document.querySelectorAll("[data-mini-meter]")) {
+      const card = document.getElementById("meter-" + mini.dataset.miniMeter);
+      const level = card && /\blvl-(\w+)/.exec(card.className);
+      if (!level) continue;
+      mini.className = "ms lvl-" + level[1];
+      mini.firstElementChild.textContent = card.querySelector("[data-meter-value]").textContent;
+    }
+    const stage = document.querySelector("[data-stage]");
+    const miniStage = document.querySelector(".ms-stage");
+    if (stage && miniStage) miniStage.textContent = stage.textContent;
   };
   const applyMove = (html) => {
     applyLive(html);

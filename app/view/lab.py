@@ -11,7 +11,7 @@ from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
-from app.view.regions import Region
+from app.view.regions import Region, strip
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +123,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
     i = result.inputs
     query = canonical_query(i)
     return {
-        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "form_groups": form_groups(i), "arch_choices": ARCH_CHOICES,
+        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "strip": strip(result), "form_groups": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": preset_links(lang), "current_preset": current_preset(i),
         "self_url": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),

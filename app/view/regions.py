@@ -181,6 +181,11 @@ def _band(meter_id: str) -> tuple[str, str]:
 BANDS = {mid: _band(mid) for mid in METER_IDS}
 
 
+def strip(r: Result) -> StripVM:
+    """The meter strip of the page (not a live region: app.js derives it after a move from the meters sent)."""
+    return StripVM(tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)
+
+
 def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str, Region]:
     """A state's regions after a move: the why-panel also says what moved (``change``)."""
     why = Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck))
@@ -214,8 +219,6 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
             r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
             r.step.generation_s, i.rollouts, "grpo" if i.method == "grpo" else "ppo")),
         Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
-        Region("strip", "meter-strip", StripVM(
-            tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)),
     ]
     regions += [Region("decision", f"decision-{k}", DecisionVM(k, r.decisions[k])) for k in DECISION_IDS]
     return {reg.dom_id: reg for reg in regions}

@@ -195,8 +195,6 @@ def _expected_regions(before: dict, after: dict) -> set[str]:
     out |= {f"decision-{k}" for k in DECISION_IDS if before["decisions"][k] != after["decisions"][k]}
     if (before["stage"], before["bottleneck"]) != (after["stage"], after["bottleneck"]):
         out.add("live-stage")
-    if before["stage"] != after["stage"] or any(before["meters"][k] != after["meters"][k] for k in METER_IDS):
-        out.add("meter-strip")  # the meters and the stage in one line
     out |= {f"dg-n-{k}" for k in before["nodes"] if before["nodes"][k] != after["nodes"][k]}
     out |= {f"dg-e-{k}" for k in before["edges"] if before["edges"][k] != after["edges"][k]}
     if before["estimates"] != after["estimates"] or before["inputs"] != after["inputs"]:
