@@ -346,3 +346,14 @@ def test_compare_notice_names_the_side_b_parameter_as_given():
     assert r.status == 200
     assert "<code>b_gpus</code>" in r.text and "<code>b_method</code>" in r.text
     assert "<code>gpus</code>" not in r.text and "<code>method</code>" not in r.text
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "app bug (app/view/compare.py): side b starts from side a's canonical query, so side a's derived longest "
+    "response (1024, its mean) is taken as given on side b: b_response_tokens=64 gets a 1024-token tail, silently"))
+def test_compare_side_b_longest_response_follows_its_own_mean():
+    """/en/compare?b_response_tokens=64: side b's longest response, absent from the URL, is b's mean (64)."""
+    from app.view.compare import compare_context
+
+    b = compare_context("en", {"b_response_tokens": ["64"]})["b"].inputs
+    assert (b.response_tokens, b.response_max_tokens) == (64, 64)
