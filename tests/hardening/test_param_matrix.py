@@ -10,7 +10,11 @@ page so the "what moved" diff runs too), the JSON API and the compare page (both
 * compare: 200, well-formed, one notice per bad side;
 * everywhere: the security headers, and no trace of the payload as markup.
 
-Expectations come from the parameter table (bounds and defaults), written out case by case below.
+Expectations come from the parameter table (bounds and defaults), written out case by case below; the rules
+between parameters of the second edition (a named arch sets policy_b, the longest response is at least the mean
+and, absent, is the mean, separate placement needs 4 GPUs, DPO's β ≥ 0.001) are written out in ``_rules`` from
+PRODUCT.md, not read back from ``normalise``, so a wrong rule in the model fails here.  The page, the partial,
+the API and the compare page are separate tests, so a bug on one surface does not hide the others.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import pytest
 from markupsafe import escape
 from support.asgi import get
 
-from app.model.assumptions import SEPARATE_MIN_GPUS
-from app.model.inputs import CHOICES, NUMBERS, STEP_MAX, fmt_param
+from app.model import DEFAULTS, normalise
+from app.model.assumptions import ARCHS, SEPARATE_MIN_GPUS
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, STEP_MAX, fmt_param
 
 from .checks import (
     HTMX,
@@ -65,7 +70,9 @@ def number_cases(spec):
         ("minus_infinity", "-Infinity", lo_s, "below_min", False),
         ("1e309", "1e309", hi_s, "above_max", False),
         ("minus_1e309", "-1e309", lo_s, "below_min", False),
-        ("underflow", "1e-400", "0" if zero_ok else lo_s, None if zero_ok else "below_min", False),
+        # 1e-400 parses to 0.0: a float field that allows 0 (kl) takes it on the API too; an integer field does not
+        ("underflow", "1e-400", "0" if zero_ok else lo_s, None if zero_ok else "below_min",
+         zero_ok and not spec.integer),
         ("word", "abc", d_s, "invalid", False),
         ("hex", "0x1F", d_s, "invalid", False),
         ("script", XSS, d_s, "invalid", False),
@@ -116,11 +123,6 @@ CASES = [
 ]
 
 
-def _expected_notice(lang: str, field: str, kind: str, raw: str, used: str) -> str:
-    given = raw.strip()[:ECHO]
-    return t(lang, f"notice.{kind}").format(field=field, given=escape(given), used=used)
-
-
 def _assert_no_payload(text: str) -> None:
     assert XSS not in text
     assert 'onmouseover="alert' not in text and "onmouseover=alert" not in text
@@ -129,21 +131,56 @@ def _assert_no_payload(text: str) -> None:
 PAYLOADS = {"script", "attribute", "cjk", "rtl_emoji", "10kB_text", "10kB", "full_width", "negative", "huge"}
 
 
-def _expected(kind: str, field: str, used: str | None, notice: str | None) -> list[tuple[str, str]]:
-    out = [] if notice is None else [(field, notice)]
+def _rules(kind: str, field: str, used: str | None) -> tuple[dict[str, str | None], list[tuple[str, ...]]]:
+    """What the rules between parameters make of one value, in a URL that has only that parameter (every other
+    one at its default): the state the page must show (the field and what it drags), and the notices after the
+    field's own, each (field, kind, given, used).  From PRODUCT.md, "Second edition"."""
+    state: dict[str, str | None] = {field: used}
+    notices: list[tuple[str, ...]] = []
+    if kind == "step":
+        return state, notices
     if field == "gpus" and int(used) < SEPARATE_MIN_GPUS:  # the default placement (separate) needs 4 GPUs
-        out.append(("placement", "separate_needs_gpus"))
-    return out
+        notices.append(("placement", "separate_needs_gpus", "separate", "colocated"))
+        state["placement"] = "colocated"
+    if field == "response_tokens":  # the longest response, absent from the URL, is the mean: it moves with it
+        state["response_max_tokens"] = used
+    mean = fmt_param(DEFAULTS.response_tokens)  # 1024 tokens
+    if field == "response_max_tokens" and int(used) < DEFAULTS.response_tokens:  # below the mean: raised to it
+        notices.append((field, "below_mean", used, mean))
+        state[field] = mean
+    if field == "arch" and used != "custom":  # a named architecture sets policy_b; the URL has none: no notice
+        state["policy_b"] = fmt_param(ARCHS[used].total_b)
+    if field == "staleness":  # the default placement is separate on 8 GPUs (≥ 4): asynchronous as asked
+        state["placement"] = "separate"
+    if field == "method":  # the default β 0.02 is ≥ DPO's 0.001: kept under every method
+        state["kl"] = fmt_param(DEFAULTS.kl)
+    return state, notices
+
+
+def _expected(kind: str, field: str, raw: str, used: str | None, notice: str | None):
+    """(the state the page must show, every notice as (field, kind, given, used) in the page's order)."""
+    state, rules = _rules(kind, field, used)
+    own = [] if notice is None else [(field, notice, raw.strip()[:ECHO], "" if kind == "step" else used)]
+    return state, own + rules
+
+
+def _sentence(lang: str, field: str, kind: str, given: str, used: str) -> str:
+    return t(lang, f"notice.{kind}").format(field=field, given=escape(given), used=used)
+
+
+def _whole_state(state: dict[str, str | None]) -> dict[str, str]:
+    """The canonical query of the default state with ``state`` applied (step only when set)."""
+    return {k: v for k, v in {**DEFAULTS.query(), **state}.items() if v is not None}
 
 
 @pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), CASES)
-def test_bad_value_everywhere(kind, field, case, raw, used, notice, api_ok):
+def test_bad_value_on_page_and_partial(kind, field, case, raw, used, notice, api_ok):  # noqa: ARG001
     query = f"{field}={quote(raw, safe='')}"
-    expected = _expected(kind, field, used, notice)
-    used_text = "" if kind == "step" else used
-    sentences = {lang: [_expected_notice(lang, f, k, raw if f == field else "separate",
-                                         used_text if f == field else "colocated") for f, k in expected]
-                 for lang in ("zh", "en")}
+    state, expected = _expected(kind, field, raw, used, notice)
+    # the model agrees with the rules as written out here (a wrong rule in normalise fails here first)
+    got = [(n.field, n.kind, n.given, n.used) for n in normalise({field: [raw]})[1]]
+    assert got == [tuple(e) for e in expected], (got, expected)
+    sentences = {lang: [_sentence(lang, *e) for e in expected] for lang in ("zh", "en")}
 
     # --- the partial (zh), coming from the default page so the "what moved" diff runs: strict parse -----------
     r = get(f"/zh/?{query}", {**HTMX, "HX-Current-URL": "http://testserver/zh/"})
@@ -151,8 +188,7 @@ def test_bad_value_everywhere(kind, field, case, raw, used, notice, api_ok):
     assert_security_headers(r)
     doc = assert_html(r, full=False)
     _assert_no_payload(r.text)
-    state = page_state(doc)
-    assert state.get(field) == used, (state.get(field), used)
+    assert page_state(doc) == _whole_state(state)
     assert len(notice_items(doc)) == len(expected)
     for sentence in sentences["zh"]:
         assert sentence in r.text, sentence
@@ -165,39 +201,78 @@ def test_bad_value_everywhere(kind, field, case, raw, used, notice, api_ok):
     assert len(r.body) < 200_000, "a bad value must not be echoed at length"
     if case in PAYLOADS:
         doc = assert_html(r, full=True, lang="en")
-        assert page_state(doc).get(field) == used and len(notice_items(doc)) == len(expected)
+        assert page_state(doc) == _whole_state(state) and len(notice_items(doc)) == len(expected)
         if kind == "number":  # the form shows the value in use, not the one given
             (box,) = doc.find("input", name=field, type="number")
-            assert box.attrs["value"] == used
+            assert box.attrs["value"] == state[field]
     else:
         assert r.content_type == "text/html" and r.text.startswith("<!doctype html>")
-        assert quick_state(r.text).get(field) == used
+        assert quick_state(r.text) == _whole_state(state)
         assert quick_notice_count(r.text) == len(expected)
     for sentence in sentences["en"]:
         assert sentence in r.text, sentence
 
-    # --- the JSON API ------------------------------------------------------------------------------------------
-    r = get(f"/api/evaluate?{query}")
+
+def _api_marks(field: str, api_ok: bool):
+    if field == "response_tokens" and not api_ok:
+        return [pytest.mark.xfail(strict=True, reason=(
+            "model bug: WorkloadInputs' before-validator copies the raw response_tokens into an absent "
+            "response_max_tokens, so the 422 also names response_max_tokens, which was not given"))]
+    return []
+
+
+API_CASES = [pytest.param(*c.values, id=c.id, marks=_api_marks(c.values[1], c.values[6])) for c in CASES]
+
+
+@pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), API_CASES)
+def test_bad_value_on_the_api(kind, field, case, raw, used, notice, api_ok):  # noqa: ARG001
+    """Acceptable: 200 with the state the page shows (the rules applied); otherwise 422, every error naming it."""
+    r = get(f"/api/evaluate?{field}={quote(raw, safe='')}")
     assert_security_headers(r)
     body = assert_json(r)
     if api_ok:
         assert r.status == 200, body
-        assert fmt_param(body["inputs"][field]) == used
+        state, _ = _expected(kind, field, raw, used, notice)
+        got = {k: fmt_param(v) for k, v in body["inputs"].items() if k in PARAM_NAMES}
+        want = _whole_state(state)
+        assert got == {k: v for k, v in want.items() if k != "step"}
+        assert body["inputs"]["step"] == (int(want["step"]) if "step" in want else None)
     else:
         assert r.status == 422, (r.status, str(body)[:300])
         errors = body["detail"]
         assert errors and all(e["loc"] == ["query", field] for e in errors), errors
 
-    # --- the compare page: the value on side a, then on side b -----------------------------------------------
+
+def _compare_marks(field: str, used: str | None):
+    """Side b is side a's canonical query with the b_ values on top, so a's derived values look given on b."""
+    if field == "arch" and used != "custom" and ARCHS[used].total_b != DEFAULTS.policy_b:
+        return [pytest.mark.xfail(strict=True, reason=(
+            "app bug (app/view/compare.py): b_arch=<named> gets a b_policy_b arch_sets_size notice for "
+            "side a's policy_b, which the URL never gave"))]
+    if field == "response_tokens" and used is not None and int(used) > DEFAULTS.response_max_tokens:
+        return [pytest.mark.xfail(strict=True, reason=(
+            "app bug (app/view/compare.py): b_response_tokens above side a's mean gets a b_response_max_tokens "
+            "below_mean notice for side a's derived longest response, which the URL never gave"))]
+    return []
+
+
+COMPARE_CASES = [pytest.param(*c.values, id=c.id, marks=_compare_marks(c.values[1], c.values[4])) for c in CASES]
+
+
+@pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), COMPARE_CASES)
+def test_bad_value_on_the_compare_page(kind, field, case, raw, used, notice, api_ok):  # noqa: ARG001
+    """The value on side a, then on side b: 200, well-formed, the same notices as on the lab page."""
+    query = f"{field}={quote(raw, safe='')}"
+    _, expected = _expected(kind, field, raw, used, notice)
     for q in (query, f"b_{query}"):
         r = get(f"/en/compare?{q}")
         assert r.status == 200, (q[:60], r.status)
         assert_security_headers(r)
         _assert_no_payload(r.text)
         if case in PAYLOADS:
-            assert len(notice_items(assert_html(r, full=True, lang="en"))) == len(expected)
+            assert len(notice_items(assert_html(r, full=True, lang="en"))) == len(expected), q[:60]
         else:
-            assert quick_notice_count(r.text) == len(expected)
+            assert quick_notice_count(r.text) == len(expected), q[:60]
 
 
 @pytest.mark.parametrize("spec", NUMBERS, ids=lambda s: s.name)
@@ -211,8 +286,10 @@ def test_repeated_parameter_last_one_wins_on_page_and_api(spec):
     doc = assert_html(r := get(f"/en/?{spec.name}={good}&{spec.name}={bad}", HTMX), full=False)
     assert r.status == 200 and page_state(doc)[spec.name] == hi and len(notice_items(doc)) == 1
     lo_ok = _num(spec, spec.minimum)
+    # the longest response's minimum (16) is below the default mean (1024): the API, like the page, raises it
+    lo_used = fmt_param(DEFAULTS.response_tokens) if spec.name == "response_max_tokens" else lo_ok
     r = get(f"/api/evaluate?{spec.name}={hi}&{spec.name}={lo_ok}")
-    assert r.status == 200 and fmt_param(r.json()["inputs"][spec.name]) == lo_ok
+    assert r.status == 200 and fmt_param(r.json()["inputs"][spec.name]) == lo_used
     r = get(f"/api/evaluate?{spec.name}={lo_ok}&{spec.name}={bad}")
     assert r.status == 422 and r.json()["detail"][0]["loc"] == ["query", spec.name]
 
@@ -269,3 +346,14 @@ def test_compare_notice_names_the_side_b_parameter_as_given():
     assert r.status == 200
     assert "<code>b_gpus</code>" in r.text and "<code>b_method</code>" in r.text
     assert "<code>gpus</code>" not in r.text and "<code>method</code>" not in r.text
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "app bug (app/view/compare.py): side b starts from side a's canonical query, so side a's derived longest "
+    "response (1024, its mean) is taken as given on side b: b_response_tokens=64 gets a 1024-token tail, silently"))
+def test_compare_side_b_longest_response_follows_its_own_mean():
+    """/en/compare?b_response_tokens=64: side b's longest response, absent from the URL, is b's mean (64)."""
+    from app.view.compare import compare_context
+
+    b = compare_context("en", {"b_response_tokens": ["64"]})["b"].inputs
+    assert (b.response_tokens, b.response_max_tokens) == (64, 64)
