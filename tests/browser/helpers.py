@@ -87,6 +87,12 @@ def goto(page: Page, url: str) -> None:
     assert response is not None and response.ok, f"GET {url} → {response and response.status}"
 
 
+def open_groups(page: Page) -> None:
+    """Open every control group of the form (all but the workload start closed unless the state sets one of their
+    values): what a person does before reaching for a GPU count or a response length."""
+    page.evaluate("document.querySelectorAll('#workload details.ctl-group').forEach((d) => { d.open = true; })")
+
+
 def number_value(page: Page, name: str) -> str:
     return page.locator(f"#workload input[type=number][name={name}]").input_value()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import LANGS, assert_matches_api, goto, number_value, params_of, query_of
+from .helpers import LANGS, assert_matches_api, goto, number_value, open_groups, params_of, query_of
 
 pytestmark = pytest.mark.browser
 
@@ -15,6 +15,7 @@ def test_form_works_without_javascript(open_page, base_url: str, api, lang: str)
     page: Page = open_page(java_script_enabled=False)
     goto(page, f"{base_url}/{lang}/")
     assert page.evaluate("1 + 1") == 2  # (Playwright's own evaluate still works; the page's scripts do not run)
+    open_groups(page)  # <details> opened as a person would (Playwright's evaluate runs without the page's JS)
     apply = page.locator("#workload button[type=submit]")
     expect(apply).to_be_visible()
     expect(page.locator("input.ladder").first).to_be_hidden()  # the sliders need JS; the numbers do the work

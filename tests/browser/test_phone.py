@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page
 
 from .conftest import PHONE
-from .helpers import LANGS, PRESETS, goto, shoot
+from .helpers import LANGS, PRESETS, goto, open_groups, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -74,6 +74,7 @@ def test_phone_controls_reachable(open_page, base_url: str, lang: str) -> None:
     page: Page = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
     goto(page, f"{base_url}/{lang}/")
     other = "en" if lang == "zh" else "zh"
+    open_groups(page)
     assert page.locator("#workload input:not([type=hidden])").count() >= 20
     # The Apply button is hidden on purpose when JavaScript runs (nojs.css shows it); test_nojs covers it.
     problems = page.evaluate(REACH, [

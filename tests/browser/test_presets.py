@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .helpers import LANGS, PRESETS, assert_matches_api, expect_stage, goto, query_of, shoot, wait_url
+from .helpers import LANGS, PRESETS, assert_matches_api, expect_stage, goto, open_groups, query_of, shoot, wait_url
 
 pytestmark = pytest.mark.browser
 
@@ -49,6 +49,7 @@ def test_number_keys_open_presets(page: Page, base_url: str, api) -> None:
 
 def test_number_keys_ignored_while_typing(page: Page, base_url: str) -> None:
     goto(page, f"{base_url}/en/")
+    open_groups(page)
     page.locator("#in-gpus").fill("8")
     page.guard.settle(page)
     page.keyboard.press("4")  # typed into the field (8 → 84), not the shortcut for preset 4 (which sets 16)

@@ -17,6 +17,7 @@ from .helpers import (
     expect_stage,
     goto,
     number_value,
+    open_groups,
     params_of,
     query_of,
     url_has,
@@ -62,6 +63,7 @@ def test_language_switch_keeps_state(page: Page, base_url: str, api, lang: str) 
 def test_language_switch_follows_live_changes(page: Page, base_url: str, api) -> None:
     """After a slider moves (htmx, no reload) the switch link carries the new state."""
     goto(page, f"{base_url}/en/")
+    open_groups(page)
     page.locator("input.ladder[data-for=in-gpus]").focus()
     page.keyboard.press("ArrowRight")
     wait_url(page, url_has("gpus", "16"), "hx-replace-url after the gpus slider moved")

@@ -110,9 +110,9 @@ def test_every_region_the_app_swaps_is_checked_here():
     """A region added to the page's live list (app.view.regions) must be one this test compares: otherwise the
     property above would pass without looking at it."""
     from app.model import DEFAULTS, evaluate
-    from app.view.regions import lab_regions
+    from app.view.regions import state_regions
 
-    ids = set(lab_regions(evaluate(DEFAULTS)))
+    ids = set(state_regions(evaluate(DEFAULTS)))
     assert ids == _live(dict.fromkeys(ids)), ids - _live(dict.fromkeys(ids))
 
 
