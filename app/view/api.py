@@ -11,7 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.model import Result, WorkloadInputs
-from app.model.physics import Dpo, Generation, Groups, ModelMemory
+from app.model.lanes import memory_lanes
+from app.model.physics import Dpo, Generation, GpuLayout, ModelMemory, Run
 
 
 class MeterOut(BaseModel):
@@ -61,9 +62,24 @@ class StepOut(BaseModel):
     scoring_gpu_s: float
     training_gpu_s: float
     idle_gpu_s: float = Field(description="GPU-seconds no phase uses")
-    tokens: float = Field(description="rollouts · (prompt + response) tokens")
-    gpu_groups: Groups
+    tokens: float = Field(description="rollouts · (prompt + mean response) tokens")
+    sync_s: float = Field(description="refit (colocated) or weight broadcast (separate) per step")
+    tail_s: float = Field(description="seconds the longest response adds beyond the batch's own generation time")
+    tail_share: float = Field(description="tail_s / generation_s")
+    staleness: int = Field(description="steps generation runs ahead (0: on-policy)")
+    sync_step_s: float = Field(description="the same layout run synchronously (equals total_s when staleness = 0)")
+    prompts_per_step: float = Field(description="rollouts / group (GRPO), rollouts otherwise")
+    gpu_groups: GpuLayout = Field(description="the chosen layout: GPUs per role, the engine's tensor parallel and "
+                                              "replicas, and the fixed ½ / ¼ / ¼ split's step it was compared with")
     generation_engine: Generation
+
+
+class LaneOut(BaseModel):
+    lane: str = Field(description="all | train | score | gen | rm")
+    gpus: int
+    parts: dict[str, float] = Field(description="model part → GB on one GPU of the lane")
+    total_gb: float
+    over: bool = Field(description="more than the usable memory")
 
 
 class MemoryOut(BaseModel):
@@ -77,6 +93,13 @@ class MemoryOut(BaseModel):
     scoring_per_gpu_gb: float
     generation_per_gpu_gb: float
     kv_gb_per_replica: float
+    kv_bytes_per_token: float = Field(description="the policy's KV cache per token (MHA / GQA / MLA), B")
+    activation_gb: float = Field(description="checkpointed activations of one micro-batch on a training GPU")
+    logits_gb: float = Field(description="logits for the log-probs on a training GPU")
+    host_gb: float = Field(description="optimizer states in host memory (offload=optimizer)")
+    engine_gb_per_gpu: float = Field(description="memory the inference engine may use on each generation GPU")
+    peak_per_gpu_gb: float = Field(description="the fullest GPU at its fullest phase, everything counted")
+    lanes: list[LaneOut] = Field(description="GB on one GPU of each group, by model part")
     models: ModelMemory
 
 
@@ -88,6 +111,8 @@ class OfflineOut(BaseModel):
 class EstimatesOut(BaseModel):
     step: StepOut
     memory: MemoryOut
+    run: Run = Field(description="one pass over the prompts (DPO: over the pairs, epochs times): steps, hours, "
+                                 "GPU-hours")
     dpo: Dpo
     sft: OfflineOut
     reward_model: OfflineOut
@@ -123,12 +148,20 @@ def evaluate_out(r: Result) -> EvaluateOut:
                 generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s, overlap_s=s.overlap_s,
                 total_s=s.total_s, generation_share=s.generation_share, generation_gpu_s=s.generation_gpu_s,
                 scoring_gpu_s=s.scoring_gpu_s, training_gpu_s=s.training_gpu_s, idle_gpu_s=s.idle_gpu_s,
-                tokens=s.tokens, gpu_groups=s.groups, generation_engine=s.gen),
+                tokens=s.tokens, sync_s=s.sync_s, tail_s=s.tail_s, tail_share=s.tail_share, staleness=s.staleness,
+                sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups,
+                generation_engine=s.gen),
             memory=MemoryOut(
                 total_gb=m.total_gb, per_gpu_gb=m.per_gpu_gb, gpu_memory_gb=m.gpu_memory_gb, usable_gb=m.usable_gb,
                 fits=m.fits, min_gpus=m.min_gpus, training_per_gpu_gb=m.training_per_gpu_gb,
                 scoring_per_gpu_gb=m.scoring_per_gpu_gb, generation_per_gpu_gb=m.generation_per_gpu_gb,
-                kv_gb_per_replica=m.kv_gb_per_replica, models=m.models),
+                kv_gb_per_replica=m.kv_gb_per_replica, kv_bytes_per_token=m.kv_bytes_per_token,
+                activation_gb=m.activation_gb, logits_gb=m.logits_gb, host_gb=m.host_gb,
+                engine_gb_per_gpu=m.engine_gb_per_gpu, peak_per_gpu_gb=m.peak_per_gpu_gb,
+                lanes=[LaneOut(lane=x.lane, gpus=x.gpus, parts=dict(x.parts), total_gb=x.total_gb, over=x.over)
+                       for x in memory_lanes(r)],
+                models=m.models),
+            run=r.run,
             dpo=r.dpo,
             sft=OfflineOut(epoch_s=o.sft_epoch_s, per_gpu_gb=o.sft_per_gpu_gb),
             reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),
