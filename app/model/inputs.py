@@ -115,9 +115,16 @@ class _Inputs(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _longest_defaults_to_mean(cls, data: object) -> object:
-        """An absent ``response_max_tokens`` is the mean: no tail."""
+        """An absent ``response_max_tokens`` is the mean: no tail.  A mean that will not validate is left to its own
+        error: the longest response then takes the default mean, so the 422 names only the field that was given."""
         if isinstance(data, dict) and data.get("response_max_tokens") is None:
-            data = {**data, "response_max_tokens": data.get("response_tokens", NUMBER_SPECS["response_tokens"].default)}
+            spec = NUMBER_SPECS["response_tokens"]
+            mean = data.get("response_tokens", spec.default)
+            try:
+                valid = spec.minimum <= float(mean) <= spec.maximum and float(mean).is_integer()
+            except (TypeError, ValueError):
+                valid = False
+            data = {**data, "response_max_tokens": mean if valid else spec.default}
         return data
 
     def query(self, **changes: object) -> dict[str, str]:

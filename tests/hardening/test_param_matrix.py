@@ -213,15 +213,7 @@ def test_bad_value_on_page_and_partial(kind, field, case, raw, used, notice, api
         assert sentence in r.text, sentence
 
 
-def _api_marks(field: str, api_ok: bool):
-    if field == "response_tokens" and not api_ok:
-        return [pytest.mark.xfail(strict=True, reason=(
-            "model bug: WorkloadInputs' before-validator copies the raw response_tokens into an absent "
-            "response_max_tokens, so the 422 also names response_max_tokens, which was not given"))]
-    return []
-
-
-API_CASES = [pytest.param(*c.values, id=c.id, marks=_api_marks(c.values[1], c.values[6])) for c in CASES]
+API_CASES = [pytest.param(*c.values, id=c.id) for c in CASES]
 
 
 @pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), API_CASES)
@@ -243,20 +235,7 @@ def test_bad_value_on_the_api(kind, field, case, raw, used, notice, api_ok):  # 
         assert errors and all(e["loc"] == ["query", field] for e in errors), errors
 
 
-def _compare_marks(field: str, used: str | None):
-    """Side b is side a's canonical query with the b_ values on top, so a's derived values look given on b."""
-    if field == "arch" and used != "custom" and ARCHS[used].total_b != DEFAULTS.policy_b:
-        return [pytest.mark.xfail(strict=True, reason=(
-            "app bug (app/view/compare.py): b_arch=<named> gets a b_policy_b arch_sets_size notice for "
-            "side a's policy_b, which the URL never gave"))]
-    if field == "response_tokens" and used is not None and int(used) > DEFAULTS.response_max_tokens:
-        return [pytest.mark.xfail(strict=True, reason=(
-            "app bug (app/view/compare.py): b_response_tokens above side a's mean gets a b_response_max_tokens "
-            "below_mean notice for side a's derived longest response, which the URL never gave"))]
-    return []
-
-
-COMPARE_CASES = [pytest.param(*c.values, id=c.id, marks=_compare_marks(c.values[1], c.values[4])) for c in CASES]
+COMPARE_CASES = [pytest.param(*c.values, id=c.id) for c in CASES]
 
 
 @pytest.mark.parametrize(("kind", "field", "case", "raw", "used", "notice", "api_ok"), COMPARE_CASES)
@@ -348,9 +327,6 @@ def test_compare_notice_names_the_side_b_parameter_as_given():
     assert "<code>gpus</code>" not in r.text and "<code>method</code>" not in r.text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "app bug (app/view/compare.py): side b starts from side a's canonical query, so side a's derived longest "
-    "response (1024, its mean) is taken as given on side b: b_response_tokens=64 gets a 1024-token tail, silently"))
 def test_compare_side_b_longest_response_follows_its_own_mean():
     """/en/compare?b_response_tokens=64: side b's longest response, absent from the URL, is b's mean (64)."""
     from app.view.compare import compare_context
