@@ -118,8 +118,8 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "eval_registry": gated,
         "update_registry": not gated,
     }
-    return tuple(EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
-                 for eid, a, b, asy in EDGES)
+    return tuple([EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
+                  for eid, a, b, asy in EDGES])
 
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
