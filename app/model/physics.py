@@ -989,18 +989,29 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
             fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
             fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
             best_layout, best_s = (fixed_layout, fixed_phases.total_s) if fixed_fits else (None, math.inf)
-            layouts = _balanced(w, i, engines, i.gpus, t_min, s_min, g_min)
-            if i.gpus > GPUS_PER_NODE and t_min + s_min + g_min <= GPUS_PER_NODE:
-                # one node's layouts too: a step never has to span a second node (the other GPUs then idle)
-                one_node = gpu_groups(GPUS_PER_NODE, False)
-                layouts.append((one_node.generation, one_node.scoring, one_node.training))
-                layouts += _balanced(w, i, engines, GPUS_PER_NODE, t_min, s_min, g_min)
-            for layout in dict.fromkeys(layouts):
-                if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
-                    continue
-                total = _separate_total(w, i, engines, *layout)
-                if total < best_s * (1 - 1e-12):
-                    best_layout, best_s = layout, total
+
+            def consider(layouts: list[tuple[int, int, int]]) -> None:
+                nonlocal best_layout, best_s
+                for layout in dict.fromkeys(layouts):
+                    if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
+                        continue
+                    total = _separate_total(w, i, engines, *layout)
+                    if total < best_s * (1 - 1e-12):
+                        best_layout, best_s = layout, total
+
+            consider(_balanced(w, i, engines, i.gpus, t_min, s_min, g_min))
+            node = GPUS_PER_NODE
+            if i.gpus > node and t_min + s_min + g_min <= node:
+                # one node's layouts too: a step never has to span a second node (the other GPUs then idle).
+                # None of them beats generation on the most GPUs a node leaves it plus (async: or) training on the
+                # most GPUs a node leaves it: tried only when that bound is faster than the best so far.
+                gen_bound = engines.seconds(node - t_min - s_min)
+                train_bound = w.train_flops / (min(node - s_min - g_min, w.mini_batch) * gpu.peak_bf16_tflops
+                                               * TERA * TRAIN_MFU)
+                if (max(gen_bound, train_bound) if i.staleness else gen_bound + train_bound) < best_s:
+                    one_node = gpu_groups(node, False)
+                    consider([(one_node.generation, one_node.scoring, one_node.training),
+                              *_balanced(w, i, engines, node, t_min, s_min, g_min)])
             if best_layout is not None and best_layout != fixed_layout:
                 groups, searched = Groups(*best_layout, False), True
                 phases = _separate_phases(w, i, engines, *best_layout)
