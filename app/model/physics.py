@@ -1266,10 +1266,23 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
-        min_gpus=(min_gpus_that_fit(lambda g: total_gb / g + extra <= usable,
-                                    lo=max(1, math.floor(total_gb / (usable - extra)))) if usable > extra else None),
+        min_gpus=_dpo_min_gpus(total_gb, extra, usable),
         tokens_per_pair=tokens, activation_gb=extra,
     )
+
+
+def _dpo_min_gpus(total_gb: float, per_gpu_extra_gb: float, usable_gb: float) -> int | None:
+    """The fewest G with total / G + extra ≤ usable: ⌈total / (usable − extra)⌉, None beyond 4,096 or when the
+    micro-batch alone does not fit.
+
+    >>> _dpo_min_gpus(126.0, 17.2, 72.0), _dpo_min_gpus(126.0, 80.0, 72.0)
+    (3, None)
+    """
+    room = usable_gb - per_gpu_extra_gb
+    if room <= 0:
+        return None
+    g = max(1, math.ceil(total_gb / room - 1e-9))
+    return g if g <= MAX_GPUS else None
 
 
 @dataclass(frozen=True, slots=True)
