@@ -1240,7 +1240,8 @@ class Dpo:
     fits: bool
     min_gpus: int | None
     tokens_per_pair: int
-    activation_gb: float = 0.0  # activations + logits of one micro-batch on each GPU
+    activation_gb: float = 0.0  # checkpointed activations of one micro-batch on each GPU
+    logits_gb: float = 0.0      # its logits (bf16 + fp32)
 
 
 def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
@@ -1259,7 +1260,8 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
     gpu_bytes, _ = trained_bytes_per_param(inputs.offload, inputs.tuning)
     total_gb = (gpu_bytes + (0.0 if lora else INFER_BYTES_PER_PARAM)) * arch.total_b
     micro = micro_batch_tokens(seq)
-    extra = activation_gb(arch, micro) + logits_gb(arch.vocab, micro)
+    act, logit = activation_gb(arch, micro), logits_gb(arch.vocab, micro)
+    extra = act + logit
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     epoch = inputs.pairs * pair_s / inputs.gpus
     return Dpo(
@@ -1267,7 +1269,7 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
         min_gpus=_dpo_min_gpus(total_gb, extra, usable),
-        tokens_per_pair=tokens, activation_gb=extra,
+        tokens_per_pair=tokens, activation_gb=act, logits_gb=logit,
     )
 
 
@@ -1306,6 +1308,29 @@ def offline_stages(inputs: WorkloadInputs, gpu: GpuSpec) -> Stages:
         rm_epoch_s=train_seconds(inputs.rm_b, 2 * inputs.pairs * ctx, inputs.gpus, gpu),
         rm_per_gpu_gb=TRAIN_BYTES_PER_PARAM * inputs.rm_b / inputs.gpus,
     )
+
+
+def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offline: Stages) -> tuple[Lane, ...]:
+    """The memory lanes the page draws for ``stage``, GB per GPU and part: the RL step's lanes (``memory_lanes``);
+    DPO's one lane (policy states, reference, activations, logits, ZeRO-3 over G); SFT's states (and the reward
+    model's while it trains) before the loop."""
+    usable = memory.usable_gb
+    g = inputs.gpus
+    if stage in ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo"):
+        return memory.lanes
+    if stage == "dpo":
+        reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
+        parts = tuple((k, v) for k, v in (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
+                                          ("activations", d.activation_gb), ("logits", d.logits_gb))
+                      if v > 0 or k == "actor")
+        total = sum(v for _, v in parts)
+        return (Lane("all", g, parts, total, total > usable),)
+    lanes = [Lane("all", g, (("sft", offline.sft_per_gpu_gb),), offline.sft_per_gpu_gb,
+                  offline.sft_per_gpu_gb > usable)]
+    if stage == "reward_model":
+        lanes.append(Lane("rm", g, (("rm", offline.rm_per_gpu_gb),), offline.rm_per_gpu_gb,
+                          offline.rm_per_gpu_gb > usable))
+    return tuple(lanes)
 
 
 # --- a whole run --------------------------------------------------------------------------------------------------
