@@ -905,11 +905,11 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
               g_min: int) -> list[tuple[int, int, int]]:
     """Layouts near the split that balances the phases, for ``gpus`` GPUs.
 
-    With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on one
-    replica), the step max(A / x, B / s) + C / t under x + s + t = G is least at s = x · B / A and
-    x = G / (k + √(k · C / A)), k = 1 + B / A.  That point, rounded down and up and held to each role's minimum,
-    plus the layout of the minimums (training t_min, scoring s_min, generation the rest)."""
-    n = max(g_min, 1)
+    With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on the
+    generation GPUs of the first layout below), the step max(A / x, B / s) + C / t under x + s + t = G is least at
+    s = x · B / A and x = G / (k + √(k · C / A)), k = 1 + B / A.  The layouts: the roles' minimums (training t_min,
+    scoring s_min, generation the rest), and that point, rounded and held to each role's minimum."""
+    n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
     c = training_seconds(w, i, 1)
@@ -1005,7 +1005,8 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
                 # one node's layouts too: a step never has to span a second node (the other GPUs then idle).
                 # None of them beats generation on the most GPUs a node leaves it plus (async: or) training on the
                 # most GPUs a node leaves it: tried only when that bound is faster than the best so far.
-                gen_bound = engines.seconds(node - t_min - s_min)
+                most = node - t_min - s_min  # generation is never faster on fewer GPUs than on the fixed split's
+                gen_bound = engines.seconds(fixed.generation if fixed.generation >= most else most)
                 train_bound = w.train_flops / (min(node - s_min - g_min, w.mini_batch) * gpu.peak_bf16_tflops
                                                * TERA * TRAIN_MFU)
                 if (max(gen_bound, train_bound) if i.staleness else gen_bound + train_bound) < best_s:
