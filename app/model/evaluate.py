@@ -11,6 +11,7 @@ from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective
 from app.model.physics import (
     Dpo,
+    Lane,
     Memory,
     Run,
     Stages,
@@ -21,6 +22,7 @@ from app.model.physics import (
     ppo_memory,
     ppo_step,
     rl_run,
+    stage_lanes,
     workload,
 )
 from app.model.stages import (
@@ -58,6 +60,11 @@ class Result:
     reasons: tuple[Reason, ...]
     run: Run                  # one pass over the prompts (DPO: over the pairs): steps, hours, GPU-hours
 
+    @property
+    def memory_lanes(self) -> tuple[Lane, ...]:
+        """The per-GPU memory lanes of this stage, GB per part (``physics.stage_lanes``): what the page draws."""
+        return stage_lanes(self.stage, self.inputs, self.memory, self.dpo, self.offline)
+
 
 def evaluate(inputs: WorkloadInputs) -> Result:
     i = effective(inputs)
@@ -86,7 +93,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
                                         fits, memory.min_gpus, "grpo" if i.method == "grpo" else "ppo")
     elif is_dpo:
         fits = dpo_cost.fits
-        mem_meter = meters.train_memory(dpo_cost.per_gpu_gb + dpo_cost.activation_gb, usable, dpo_cost.total_gb,
+        mem_meter = meters.train_memory(dpo_cost.per_gpu_gb + dpo_cost.activation_gb + dpo_cost.logits_gb, usable,
+                                        dpo_cost.total_gb,
                                         i.gpus, gpu.memory_gb, fits, dpo_cost.min_gpus, "dpo")
     else:
         # SFT (and the reward model's training when preference data exists), before the loop: ZeRO-3 over G

@@ -347,6 +347,81 @@ class EnginePlan(NamedTuple):
     decode_flops: float = 0.0   # F(avg context) per generated token
 
 
+class _EngineWorkload(NamedTuple):
+    """What every tensor-parallel degree's plan shares: computed once per step (``engine_plans``)."""
+
+    arch: Arch
+    gpu: GpuSpec
+    engine: str
+    engine_memory_gb: float
+    max_gpus: int
+    prompt_tokens: int
+    response_tokens: int
+    longest_tokens: int
+    kv_per_token: float
+    weights_gb: float
+    kv_seq_gb: float
+    prompts_per_sequence: float
+    fixed_step_s: float       # overhead + (hf) all-gather per decode step
+    avg_context: float
+    floor_context: float
+    decode_flops: float
+    floor_flops: float
+    prefill_flops: float      # per sequence
+
+
+def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
+                     response_tokens: int, longest_tokens: int, group: int, engine: str,
+                     gather_gpus: int) -> _EngineWorkload:
+    kv_per_token = kv_bytes_per_token(arch)
+    weights_gb = INFER_BYTES_PER_PARAM * arch.total_b
+    if engine == "hf":
+        kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
+        prompts_per_sequence = 1.0
+        fixed = DECODE_STEP_OVERHEAD_HF_S + all_gather_seconds(weights_gb, gather_gpus, gpu)
+    else:
+        kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
+        prompts_per_sequence = 1.0 / group
+        fixed = DECODE_STEP_OVERHEAD_VLLM_S
+    avg_context = prompt_tokens + response_tokens / 2.0
+    floor_context = prompt_tokens + longest_tokens / 2.0
+    return _EngineWorkload(
+        arch, gpu, engine, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens, kv_per_token,
+        weights_gb, kv_seq_gb, prompts_per_sequence, fixed, avg_context, floor_context,
+        forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
+        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+    )
+
+
+def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
+    """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
+    gpu = e.gpu
+    kv_split = tp if e.arch.attention == "mla" else 1  # the MLA latent is not split across tensor-parallel ranks
+    kv_footprint_gb = e.kv_seq_gb * kv_split
+    pp = 1
+    if tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb and tp >= min(GPUS_PER_NODE, e.max_gpus):
+        pp = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb)))
+    n = max(1, min(tp * pp, e.max_gpus))
+    room_gb = n * e.engine_memory_gb - e.weights_gb
+    if room_gb >= kv_footprint_gb:
+        cap = math.floor(room_gb / kv_footprint_gb)
+        offloaded_gb = 0.0
+    else:
+        cap = 1
+        offloaded_gb = min(e.weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
+    if e.engine == "hf":
+        cap = min(cap, int(HF_BATCH_PER_GPU) * n)
+    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
+    compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
+    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
+                       offloaded_gb, e.kv_per_token * kv_split, e.fixed_step_s)[0]
+    return EnginePlan(e.arch, gpu, e.engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, e.prompt_tokens,
+                      e.response_tokens, e.avg_context, e.prompts_per_sequence, e.fixed_step_s,
+                      e.longest_tokens * one, e.kv_per_token, kv_split, hbm_rate, compute_rate, host_s,
+                      e.prefill_flops, e.decode_flops)
+
+
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
                 response_tokens: int, longest_tokens: int, group: int, engine: str, gather_gpus: int,
                 max_gpus: int) -> EnginePlan:
@@ -359,46 +434,8 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
     What does not fit streams over the host link.  Fixed cost per decode step: overhead (vllm 4 ms, hf 10 ms)
     plus, for hf inside a ZeRO-3 trainer, an all-gather of W over the trainer's G GPUs (``all_gather_seconds``).
     Floor = longest · step(b = 1) at the context prompt + longest / 2."""
-    kv_per_token = kv_bytes_per_token(arch)
-    kv_split = tp if arch.attention == "mla" else 1  # the MLA latent is not split across tensor-parallel ranks
-    weights_gb = INFER_BYTES_PER_PARAM * arch.total_b
-    if engine == "hf":
-        kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
-        prompts_per_sequence = 1.0
-        overhead = DECODE_STEP_OVERHEAD_HF_S
-    else:
-        kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
-        prompts_per_sequence = 1.0 / group
-        overhead = DECODE_STEP_OVERHEAD_VLLM_S
-    kv_footprint_gb = kv_seq_gb * kv_split
-    pp = 1
-    if tp * engine_memory_gb < weights_gb + kv_footprint_gb and tp >= min(GPUS_PER_NODE, max_gpus):
-        pp = max(1, math.ceil((weights_gb + kv_footprint_gb) / (tp * engine_memory_gb)))
-    n = max(1, min(tp * pp, max_gpus))
-    room_gb = n * engine_memory_gb - weights_gb
-    if room_gb >= kv_footprint_gb:
-        cap = math.floor(room_gb / kv_footprint_gb)
-        offloaded_gb = 0.0
-    else:
-        cap = 1
-        offloaded_gb = min(weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
-    if engine == "hf":
-        cap = min(cap, int(HF_BATCH_PER_GPU) * n)
-    gather = all_gather_seconds(weights_gb, gather_gpus, gpu) if engine == "hf" else 0.0
-    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
-    compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
-    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
-    floor_context = prompt_tokens + longest_tokens / 2.0
-    one = step_seconds(arch, gpu, tp, 1.0, floor_context, forward_flops_per_token(arch, floor_context), hbm_rate,
-                       compute_rate, host_s, offloaded_gb, kv_per_token * kv_split, overhead + gather)[0]
-    avg_context = prompt_tokens + response_tokens / 2.0
-    return EnginePlan(
-        arch, gpu, engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, prompt_tokens, response_tokens,
-        avg_context, prompts_per_sequence, overhead + gather, longest_tokens * one, kv_per_token, kv_split,
-        hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
-        prefill_flops=prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
-        decode_flops=forward_flops_per_token(arch, avg_context),
-    )
+    return _plan(_engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens,
+                                  longest_tokens, group, engine, gather_gpus), tp)
 
 
 def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
@@ -455,11 +492,10 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int) -> Generation:
 def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, *, prompt_tokens: int,
                  response_tokens: int, longest_tokens: int, group: int = 1, engine: str = "vllm",
                  gather_gpus: int = 0) -> tuple[EnginePlan, ...]:
-    """One plan per tensor-parallel degree the engine may use on up to ``max_gpus`` GPUs."""
-    return tuple(engine_plan(arch, gpu, engine_memory_gb, tp, prompt_tokens=prompt_tokens,
-                             response_tokens=response_tokens, longest_tokens=longest_tokens, group=group,
-                             engine=engine, gather_gpus=gather_gpus, max_gpus=max_gpus)
-                 for tp in tensor_parallel_options(arch, max_gpus, engine))
+    """One plan (``engine_plan``) per tensor-parallel degree the engine may use on up to ``max_gpus`` GPUs."""
+    e = _engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens,
+                         group, engine, gather_gpus)
+    return tuple([_plan(e, tp) for tp in tensor_parallel_options(arch, max_gpus, engine)])
 
 
 def fastest(plans: tuple[EnginePlan, ...], rollouts: int, gen_gpus: int) -> Generation:
@@ -476,22 +512,31 @@ def fastest(plans: tuple[EnginePlan, ...], rollouts: int, gen_gpus: int) -> Gene
 
 
 class Engines:
-    """The engine plans of one step, and the fastest of them per generation GPU count — each count scheduled once,
-    however many layouts the search tries with it."""
+    """The engine plans of one step, made when first needed (one per tensor-parallel degree), and the fastest of
+    them per generation GPU count — each count scheduled once, however many layouts the search tries with it."""
 
-    __slots__ = ("_best", "plans", "rollouts")
+    __slots__ = ("_best", "_engine", "_options", "_plans", "rollouts")
 
-    def __init__(self, plans: tuple[EnginePlan, ...], rollouts: int) -> None:
-        self.plans = plans
+    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: int) -> None:
+        self._engine = engine
+        self._options = options
+        self._plans: dict[int, EnginePlan] = {}
         self.rollouts = rollouts
         self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
+
+    def plan(self, tp: int) -> EnginePlan:
+        plan = self._plans.get(tp)
+        if plan is None:
+            plan = self._plans[tp] = _plan(self._engine, tp)  # type: ignore[arg-type]
+        return plan
 
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
             best = None
-            if self.rollouts > 0 and gen_gpus > 0:
-                for plan in self.plans:
-                    if plan.tp <= gen_gpus:
+            if self.rollouts > 0 and gen_gpus > 0 and self._engine is not None:
+                for tp in self._options:
+                    if tp <= gen_gpus:
+                        plan = self.plan(tp)
                         times = schedule_seconds(plan, self.rollouts, gen_gpus)
                         if best is None or times[0] < best[1][0]:
                             best = (plan, times)
@@ -511,6 +556,16 @@ class Engines:
     def generation(self, gen_gpus: int) -> Generation:
         best = self._fastest(gen_gpus)
         return schedule(best[0], self.rollouts, gen_gpus) if best else NO_GENERATION
+
+
+def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
+                 gather_gpus: int = 0) -> Engines:
+    """The engines a step can use on up to ``max_gpus`` generation GPUs."""
+    if i.rollouts <= 0:
+        return Engines(None, (), 0)
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
+                         i.response_max_tokens, _group(i), i.engine, gather_gpus)
+    return Engines(e, tensor_parallel_options(w.arch, max_gpus, i.engine), i.rollouts)
 
 
 def generation(
@@ -793,10 +848,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         engine_memory = min(COLOCATED_ENGINE_MEMORY_FRACTION * gpu.memory_gb, free)
     else:
         engine_memory = free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
-    plans = engine_plans(w.arch, gpu, max(engine_memory, 0.01), n, prompt_tokens=i.prompt_tokens,
-                         response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens, group=_group(i),
-                         engine=i.engine, gather_gpus=n if i.engine == "hf" else 0) if i.rollouts > 0 else ()
-    g = fastest(plans, i.rollouts, n)
+    g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
     scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch), gpu, FORWARD_MFU)
     training = training_seconds(w, i, n)
     sync = 0.0
@@ -853,11 +905,11 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
               g_min: int) -> list[tuple[int, int, int]]:
     """Layouts near the split that balances the phases, for ``gpus`` GPUs.
 
-    With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on one
-    replica), the step max(A / x, B / s) + C / t under x + s + t = G is least at s = x · B / A and
-    x = G / (k + √(k · C / A)), k = 1 + B / A.  That point, rounded down and up and held to each role's minimum,
-    plus the layout of the minimums (training t_min, scoring s_min, generation the rest)."""
-    n = max(g_min, 1)
+    With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on the
+    generation GPUs of the first layout below), the step max(A / x, B / s) + C / t under x + s + t = G is least at
+    s = x · B / A and x = G / (k + √(k · C / A)), k = 1 + B / A.  The layouts: the roles' minimums (training t_min,
+    scoring s_min, generation the rest), and that point, rounded and held to each role's minimum."""
+    n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
     c = training_seconds(w, i, 1)
@@ -915,13 +967,20 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         layout_step = phases.total_s
         searched = False
         if i.gpus > GPUS_PER_NODE and i.rollouts > 0 and _fits_colocated(w, GPUS_PER_NODE, i.engine):
-            one_node = _colocated_phases(w, i, GPUS_PER_NODE)  # a step never has to span a second node
-            if one_node.total_s < phases.total_s * (1 - 1e-12):
-                groups, phases, searched = gpu_groups(GPUS_PER_NODE, True), one_node, True
+            # a step never has to span a second node: one node is tried when it could be faster — with a paged
+            # engine its generation is never faster than on all G, so generation(G) + one node's scoring and
+            # training bound it below (HF generate's all-gather is faster on one node: always tried)
+            n = GPUS_PER_NODE
+            one_node_bound = 0.0 if i.engine == "hf" else (phases.generation.seconds
+                              + compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch),
+                                                gpu, FORWARD_MFU)
+                              + w.train_flops / (min(n, w.mini_batch) * gpu.peak_bf16_tflops * TERA * TRAIN_MFU))
+            if one_node_bound < phases.total_s:
+                one_node = _colocated_phases(w, i, n)
+                if one_node.total_s < phases.total_s * (1 - 1e-12):
+                    groups, phases, searched = gpu_groups(n, True), one_node, True
     else:
-        engines = Engines(engine_plans(w.arch, gpu, w.usable_gb, i.gpus, prompt_tokens=i.prompt_tokens,
-                                       response_tokens=i.response_tokens, longest_tokens=i.response_max_tokens,
-                                       group=_group(i), engine=i.engine) if i.rollouts > 0 else (), i.rollouts)
+        engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
         fixed_phases = _separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training)
         groups, phases, searched = fixed, fixed_phases, False
@@ -930,18 +989,30 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
             fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
             fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
             best_layout, best_s = (fixed_layout, fixed_phases.total_s) if fixed_fits else (None, math.inf)
-            layouts = _balanced(w, i, engines, i.gpus, t_min, s_min, g_min)
-            if i.gpus > GPUS_PER_NODE and t_min + s_min + g_min <= GPUS_PER_NODE:
-                # one node's layouts too: a step never has to span a second node (the other GPUs then idle)
-                one_node = gpu_groups(GPUS_PER_NODE, False)
-                layouts.append((one_node.generation, one_node.scoring, one_node.training))
-                layouts += _balanced(w, i, engines, GPUS_PER_NODE, t_min, s_min, g_min)
-            for layout in dict.fromkeys(layouts):
-                if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
-                    continue
-                total = _separate_total(w, i, engines, *layout)
-                if total < best_s * (1 - 1e-12):
-                    best_layout, best_s = layout, total
+
+            def consider(layouts: list[tuple[int, int, int]]) -> None:
+                nonlocal best_layout, best_s
+                for layout in dict.fromkeys(layouts):
+                    if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
+                        continue
+                    total = _separate_total(w, i, engines, *layout)
+                    if total < best_s * (1 - 1e-12):
+                        best_layout, best_s = layout, total
+
+            consider(_balanced(w, i, engines, i.gpus, t_min, s_min, g_min))
+            node = GPUS_PER_NODE
+            if i.gpus > node and t_min + s_min + g_min <= node:
+                # one node's layouts too: a step never has to span a second node (the other GPUs then idle).
+                # None of them beats generation on the most GPUs a node leaves it plus (async: or) training on the
+                # most GPUs a node leaves it: tried only when that bound is faster than the best so far.
+                most = node - t_min - s_min  # generation is never faster on fewer GPUs than on the fixed split's
+                gen_bound = engines.seconds(fixed.generation if fixed.generation >= most else most)
+                train_bound = w.train_flops / (min(node - s_min - g_min, w.mini_batch) * gpu.peak_bf16_tflops
+                                               * TERA * TRAIN_MFU)
+                if (max(gen_bound, train_bound) if i.staleness else gen_bound + train_bound) < best_s:
+                    one_node = gpu_groups(node, False)
+                    consider([(one_node.generation, one_node.scoring, one_node.training),
+                              *_balanced(w, i, engines, node, t_min, s_min, g_min)])
             if best_layout is not None and best_layout != fixed_layout:
                 groups, searched = Groups(*best_layout, False), True
                 phases = _separate_phases(w, i, engines, *best_layout)
@@ -1170,7 +1241,8 @@ class Dpo:
     fits: bool
     min_gpus: int | None
     tokens_per_pair: int
-    activation_gb: float = 0.0  # activations + logits of one micro-batch on each GPU
+    activation_gb: float = 0.0  # checkpointed activations of one micro-batch on each GPU
+    logits_gb: float = 0.0      # its logits (bf16 + fp32)
 
 
 def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
@@ -1189,17 +1261,31 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
     gpu_bytes, _ = trained_bytes_per_param(inputs.offload, inputs.tuning)
     total_gb = (gpu_bytes + (0.0 if lora else INFER_BYTES_PER_PARAM)) * arch.total_b
     micro = micro_batch_tokens(seq)
-    extra = activation_gb(arch, micro) + logits_gb(arch.vocab, micro)
+    act, logit = activation_gb(arch, micro), logits_gb(arch.vocab, micro)
+    extra = act + logit
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     epoch = inputs.pairs * pair_s / inputs.gpus
     return Dpo(
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
-        min_gpus=(min_gpus_that_fit(lambda g: total_gb / g + extra <= usable,
-                                    lo=max(1, math.floor(total_gb / (usable - extra)))) if usable > extra else None),
-        tokens_per_pair=tokens, activation_gb=extra,
+        min_gpus=_dpo_min_gpus(total_gb, extra, usable),
+        tokens_per_pair=tokens, activation_gb=act, logits_gb=logit,
     )
+
+
+def _dpo_min_gpus(total_gb: float, per_gpu_extra_gb: float, usable_gb: float) -> int | None:
+    """The fewest G with total / G + extra ≤ usable: ⌈total / (usable − extra)⌉, None beyond 4,096 or when the
+    micro-batch alone does not fit.
+
+    >>> _dpo_min_gpus(126.0, 17.2, 72.0), _dpo_min_gpus(126.0, 80.0, 72.0)
+    (3, None)
+    """
+    room = usable_gb - per_gpu_extra_gb
+    if room <= 0:
+        return None
+    g = max(1, math.ceil(total_gb / room - 1e-9))
+    return g if g <= MAX_GPUS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1223,6 +1309,29 @@ def offline_stages(inputs: WorkloadInputs, gpu: GpuSpec) -> Stages:
         rm_epoch_s=train_seconds(inputs.rm_b, 2 * inputs.pairs * ctx, inputs.gpus, gpu),
         rm_per_gpu_gb=TRAIN_BYTES_PER_PARAM * inputs.rm_b / inputs.gpus,
     )
+
+
+def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offline: Stages) -> tuple[Lane, ...]:
+    """The memory lanes the page draws for ``stage``, GB per GPU and part: the RL step's lanes (``memory_lanes``);
+    DPO's one lane (policy states, reference, activations, logits, ZeRO-3 over G); SFT's states (and the reward
+    model's while it trains) before the loop."""
+    usable = memory.usable_gb
+    g = inputs.gpus
+    if stage in ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo"):
+        return memory.lanes
+    if stage == "dpo":
+        reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
+        parts = tuple((k, v) for k, v in (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
+                                          ("activations", d.activation_gb), ("logits", d.logits_gb))
+                      if v > 0 or k == "actor")
+        total = sum(v for _, v in parts)
+        return (Lane("all", g, parts, total, total > usable),)
+    lanes = [Lane("all", g, (("sft", offline.sft_per_gpu_gb),), offline.sft_per_gpu_gb,
+                  offline.sft_per_gpu_gb > usable)]
+    if stage == "reward_model":
+        lanes.append(Lane("rm", g, (("rm", offline.rm_per_gpu_gb),), offline.rm_per_gpu_gb,
+                          offline.rm_per_gpu_gb > usable))
+    return tuple(lanes)
 
 
 # --- a whole run --------------------------------------------------------------------------------------------------

@@ -119,8 +119,8 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "eval_registry": gated,
         "update_registry": not gated,
     }
-    return tuple(EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
-                 for eid, a, b, asy in EDGES)
+    return tuple([EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
+                  for eid, a, b, asy in EDGES])
 
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
@@ -135,6 +135,11 @@ def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring
         return "policy_update"
     phases = (("rollout_gen", generation_s), ("reward_model", exposed_scoring_s), ("policy_update", training_s))
     return max(phases, key=lambda p: p[1])[0]
+
+
+# a meter's level → the state of the node it watches (memory: "hot" is only strained while the states fit)
+LOAD_STATE = {"hot": "overloaded", "warn": "warning", "ok": "ok"}
+MEMORY_STATE = {"hot": "warning", "warn": "warning", "ok": "ok"}
 
 
 def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str]:
@@ -178,14 +183,13 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
             else:
                 state = "inactive"
         elif node == "rollout_gen":
-            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["rollout_load"], "ok")
+            state = LOAD_STATE[meter_levels["rollout_load"]]
         elif node == "reward_model" and stage not in ("reward_model", "sft_only"):
-            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["scoring_load"], "ok")
+            state = LOAD_STATE[meter_levels["scoring_load"]]
         elif node == "policy_update":
-            state = "overloaded" if not fits else {"hot": "warning", "warn": "warning"}.get(
-                meter_levels["train_memory"], "ok")
+            state = "overloaded" if not fits else MEMORY_STATE[meter_levels["train_memory"]]
         elif node == "reference_model":
-            state = {"hot": "overloaded", "warn": "warning"}.get(meter_levels["kl_risk"], "ok")
+            state = LOAD_STATE[meter_levels["kl_risk"]]
         else:
             state = "ok"
         out[node] = NodeState(on, state, node == bottleneck, notes.get(node, ""))

@@ -11,7 +11,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.model import Result, WorkloadInputs
-from app.model.lanes import memory_lanes
 from app.model.physics import Dpo, Generation, GpuLayout, ModelMemory, Run
 
 
@@ -159,7 +158,7 @@ def evaluate_out(r: Result) -> EvaluateOut:
                 activation_gb=m.activation_gb, logits_gb=m.logits_gb, host_gb=m.host_gb,
                 engine_gb_per_gpu=m.engine_gb_per_gpu, peak_per_gpu_gb=m.peak_per_gpu_gb,
                 lanes=[LaneOut(lane=x.lane, gpus=x.gpus, parts=dict(x.parts), total_gb=x.total_gb, over=x.over)
-                       for x in memory_lanes(r)],
+                       for x in r.memory_lanes],
                 models=m.models),
             run=r.run,
             dpo=r.dpo,

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.model import Result
-from app.model.lanes import memory_lanes
 
 
 def pct(x: float, whole: float) -> float:
@@ -87,9 +86,9 @@ class MemoryBars:
 
 
 def memory_bars(r: Result) -> MemoryBars:
-    """The model's per-GPU memory lanes (app/model/lanes.py) on one scale: the card's memory or the fullest lane."""
+    """The model's per-GPU memory lanes (Result.memory_lanes) on one scale: the card's memory or the fullest lane."""
     m = r.memory
-    model_lanes = memory_lanes(r)
+    model_lanes = r.memory_lanes
     scale = max(m.gpu_memory_gb, *(lane.total_gb for lane in model_lanes))
     lanes = []
     for lane in model_lanes:

@@ -481,7 +481,20 @@ def test_dpo_costs() -> None:
     assert d.total_gb == approx(18 * 7)                    # 16 B/param policy + 2 B/param reference = 126 GB
     assert d.fits
     # activations + logits of a 16,384-token micro-batch ride on every GPU: 126 / g + 17.2 ≤ 72 → g = 3
-    assert d.min_gpus == math.ceil(126 / (72 - d.activation_gb))
+    assert d.min_gpus == math.ceil(126 / (72 - d.activation_gb - d.logits_gb)) == 3
+
+
+def test_stage_lanes() -> None:
+    # the lanes the page draws, GB per GPU: DPO's one lane, SFT's and the RM's, the RL step's (Memory.lanes)
+    r = evaluate(w(method="dpo", kl=0.1, gpus=8, policy_b=7))
+    (lane,) = r.memory_lanes
+    assert lane.lane == "all" and dict(lane.parts)["actor"] == approx(112 / 8)
+    assert dict(lane.parts)["reference"] == approx(14 / 8)
+    assert lane.total_gb == approx(126 / 8 + r.dpo.activation_gb + r.dpo.logits_gb)
+    rm = evaluate(w(rollouts=0)).memory_lanes
+    assert [x.lane for x in rm] == ["all", "rm"] and rm[0].parts == (("sft", approx(112 / 8)),)
+    rl = evaluate(DEFAULTS)
+    assert rl.memory_lanes == rl.memory.lanes
 
 
 def test_offline_stages() -> None:
