@@ -110,8 +110,18 @@ def walk(lang: str, inputs: WorkloadInputs) -> Walk:
                 first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {})
 
 
-ASSUMPTION_ROWS = tuple(
-    {"key": c.key, "value": fmt_param(c.value), "unit": c.unit, "source": c.source} for c in CONSTANTS.values())
+def _shown(value: float) -> str:
+    """A constant as the assumptions table prints it: whole numbers with thousands separators, others as written.
+
+    >>> _shown(128256.0), _shown(0.35), _shown(1e-05), _shown(16.0)
+    ('128,256', '0.35', '1e-05', '16')
+    """
+    return f"{value:,.0f}" if float(value).is_integer() else fmt_param(value)
+
+
+# the teaching assumptions and sourced constants, in the model's order; their words (what, unit, basis) are catalogue
+# text: assumption.<key>.label / .why / .value and source.<id>.title
+ASSUMPTION_ROWS = tuple({"key": c.key, "value": _shown(c.value), "source": c.source} for c in CONSTANTS.values())
 
 
 def other(lang: str) -> str:

@@ -13,7 +13,7 @@ from support.urls import LANGS, STATES, lab_path
 from app import templating
 from app.i18n import catalogue, translator
 from app.model import WorkloadInputs, evaluate
-from app.model.assumptions import ARCH_IDS, ARCHS, CONSTANTS, GPUS
+from app.model.assumptions import ARCH_IDS, ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
@@ -108,6 +108,8 @@ _SECTIONS = sorted({m for f in TEMPLATES.glob("*.html")
 FAMILIES: dict[str, list[str]] = {
     "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
     "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
+    "assumption.*.value": _keys("assumption.*.value", *CONSTANTS),
+    "source.*.title": _keys("source.*.title", *SOURCES),
     "choice.*.*": [f"choice.{s.name}.{v}" for s in CHOICES for v in s.choices],
     "arch.attention.*": _keys("arch.attention.*", *sorted({a.attention for a in ARCHS.values()})),
     "arch.sub.*": _keys("arch.sub.*", "dense", "moe"),
@@ -384,3 +386,15 @@ def test_one_gpu_is_singular_in_english(client, inputs):
 def test_gpu_counts_read_the_same_in_chinese(client):
     text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4))).text))
     assert "Generation · 1 张 GPU" in text and "分离部署：1 张 GPU 做 generation" in text
+
+
+def test_english_source_titles_are_the_models():
+    """A source's title lives in the model (app/model/assumptions.py); the English catalogue quotes it as it is and
+    the Chinese one translates it (the page's basis column reads the catalogue)."""
+    en = catalogue("en")
+    assert {k: en[f"source.{k}.title"] for k in SOURCES} == {k: s.title for k, s in SOURCES.items()}
+
+
+def test_no_catalogue_key_names_a_constant_the_model_no_longer_has():
+    keys = {k.split(".")[1] for lang in LANGS for k in catalogue(lang) if k.startswith("assumption.")}
+    assert keys <= set(CONSTANTS), sorted(keys - set(CONSTANTS))
