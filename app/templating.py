@@ -58,7 +58,7 @@ def t_args(args: dict, t) -> dict:  # noqa: ANN001
 
 def _input_labels(names, t) -> str:  # noqa: ANN001
     """The parameters' labels, comma-separated (the causes of a meter's move)."""
-    return ", ".join(t(f"input.{name}.label") for name in names)
+    return t("ui.list_sep").join(t(f"input.{name}.label") for name in names)
 
 
 env.filters["targs"] = t_args

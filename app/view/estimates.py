@@ -71,10 +71,13 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     train = (Bar("train", pct(train_start, total), pct(tr, total), tr),)
     if sync > 0:
         train += (Bar("sync", pct(total - sync, total), pct(sync, total), sync),)
+    i = r.inputs
     return (
         Lane("gen", s.groups.generation, _generation_bars(0.0, g, s.tail_s, total)),
-        Lane("score", s.groups.scoring, (Bar("score", pct(score_start, total), pct(sc, total), sc),)),
-        Lane("train", s.groups.training, train),
+        # the lanes name what runs there: no critic under GRPO, no reward model under a verifier
+        Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring,
+             (Bar("score", pct(score_start, total), pct(sc, total), sc),)),
+        Lane("train" if i.method == "ppo" else "train_actor", s.groups.training, train),
     )
 
 

@@ -114,9 +114,11 @@ def _shown(value: float) -> str:
     """A constant as the assumptions table prints it: whole numbers with thousands separators, others as written.
 
     >>> _shown(128256.0), _shown(0.35), _shown(1e-05), _shown(16.0)
-    ('128,256', '0.35', '1e-05', '16')
+    ('128,256', '0.35', '0.00001', '16')
     """
-    return f"{value:,.0f}" if float(value).is_integer() else fmt_param(value)
+    if float(value).is_integer():
+        return f"{value:,.0f}"
+    return f"{value:.12f}".rstrip("0") if abs(value) < 1e-3 else fmt_param(value)
 
 
 # the teaching assumptions and sourced constants, in the model's order; their words (what, unit, basis) are catalogue

@@ -91,6 +91,7 @@ class EstStepVM:
     group: int
     kl: float
     reward: str
+    layout_case: str  # separate placement: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,15 @@ class WhyVM:
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
 
 
+def _layout_case(r: Result) -> str:
+    """How the chosen split relates to OpenRLHF's fixed ½ / ¼ / ¼ one: the model searches only among layouts that
+    fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
+    layout = r.step.gpu_groups
+    if layout is None or not layout.searched:
+        return "fixed"
+    return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
+
+
 def _band(meter_id: str) -> tuple[str, str]:
     keys = ("memory_warn", "memory_hot") if meter_id == "train_memory" else ("meter_warn", "meter_hot")
     return tuple(f"{CONSTANTS[k].value:g}" for k in keys)
@@ -210,7 +220,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
         Region("est_step", "est-step", EstStepVM(
             r.stage, r.step, r.dpo, r.offline, timeline(r), i.gpus, i.epochs, i.prompt_tokens, i.response_tokens,
             i.response_max_tokens, i.policy_b, i.rm_b, i.pairs, i.demos, i.method, i.placement, i.engine, i.staleness,
-            i.group, i.kl, i.reward)),
+            i.group, i.kl, i.reward, _layout_case(r))),
         Region("est_mem", "est-mem", memory_bars(r)),
         Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
         Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours, r.run.gpu_hours, i.prompts, i.pairs,

@@ -117,7 +117,7 @@ FAMILIES: dict[str, list[str]] = {
     "choice.arch.*": _keys("choice.arch.*", *ARCH_IDS),
     "choice.method.*": _keys("choice.method.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "form.group.*_note": _keys("form.group.*_note", *FORM_GROUPS[1:]),
-    "est.layout.*": _keys("est.layout.*", "searched", "fixed"),
+    "est.layout.*": _keys("est.layout.*", "searched", "fixed", "unfit"),
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
     "est.run.*": _keys("est.run.*", "rl", "dpo"),
     "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
