@@ -81,10 +81,10 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     run = dpo_run(i, dpo_cost) if is_dpo else rl_run(i, step)
 
     # --- meters ---------------------------------------------------------------------------------------
-    exposed_scoring = step.scoring_s - step.overlap_s
+    exposed_scoring = step.scoring_s - step.scoring_hidden_s
     rollout = meters.rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop)
     scoring = meters.scoring_load(
-        step.scoring_s, step.scoring_gpu_s, step.overlap_s, rl_loop,
+        step.scoring_s, step.scoring_gpu_s, step.scoring_hidden_s, rl_loop,
         dpo_reference_s=(dpo_cost.reference_step_s if is_dpo else None),
     )
     if rl_loop:
@@ -139,7 +139,7 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
         if i.placement == "separate":
             out.append(Reason("why.placement.separate", {
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,
-                "hidden_s": step.overlap_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
+                "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
                 "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))
         else:
             out.append(Reason("why.placement.colocated" if i.engine == "vllm" else "why.placement.colocated_hf", {

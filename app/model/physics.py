@@ -949,6 +949,11 @@ class Step:
     sync_step_s: float = 0.0  # the same layout run synchronously (equals total_s when staleness = 0)
     prompts_per_step: float = 0.0
 
+    @property
+    def scoring_hidden_s(self) -> float:
+        """Scoring seconds hidden behind generation (overlap_s counts training too when the step runs ahead)."""
+        return min(self.overlap_s, self.scoring_s)
+
 
 def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) -> Step:
     """One RL step (PPO or GRPO) on ``inputs.gpus`` GPUs.
