@@ -398,3 +398,12 @@ def test_english_source_titles_are_the_models():
 def test_no_catalogue_key_names_a_constant_the_model_no_longer_has():
     keys = {k.split(".")[1] for lang in LANGS for k in catalogue(lang) if k.startswith("assumption.")}
     assert keys <= set(CONSTANTS), sorted(keys - set(CONSTANTS))
+
+
+def test_a_missing_catalogue_fails_loudly(tmp_path, monkeypatch):
+    """The catalogues ship inside the package; without them the app must not start (no silent fallback)."""
+    import app.i18n as i18n
+
+    monkeypatch.setattr(i18n, "CATALOGUES", tmp_path)
+    with pytest.raises(FileNotFoundError, match="no catalogue"):
+        i18n.load_catalogue("zh")
