@@ -63,6 +63,7 @@ def _input_labels(names, t) -> str:  # noqa: ANN001
 
 env.filters["targs"] = t_args
 env.filters["input_labels"] = _input_labels
+env.filters["signed"] = lambda n: f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")  # a typographic minus
 env.filters["param"] = fmt_param  # a parameter's value as the URL and the form write it
 
 OOB = Markup(' hx-swap-oob="true"')
