@@ -4,7 +4,8 @@ symbols, ids and the glosses in （） included), and no half-width : ( ) , betw
 What is not prose is left out: scripts and styles, code (<code>, <pre>, <kbd>: flags, commands, config keys), and
 elements marked lang="en" (the other language's name in the language switch, the English headword beside a
 glossary entry), the titles of cited works as published (<cite>, and <em> in the tutorial), and formulas
-("show the math": ln(…) keeps its half-width brackets)."""
+("show the math": ln(…) keeps its half-width brackets). In the tutorial also a link whose text is an address and a
+block with no Chinese character at all (see _Text)."""
 
 from __future__ import annotations
 
@@ -25,13 +26,27 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
         "rect", "path", "line", "marker"}
 
 
-class _Text(HTMLParser):
-    """The visible text of a page, in runs, without the parts that are not Chinese prose."""
+# A link whose text is an address (a URL, a domain, a repository path, a file name) names a place, not prose.
+_ADDRESS = re.compile(r"\s*(?:https?://\S+|[\w.-]+(?:/[\w.-]+)+/?|[\w-]+(?:\.[\w-]+)+(?:/\S*)?)"
+                      r"(?:,\s*[\w.-]+(?:/[\w.-]+)+)*\s*")
+# The blocks whose text is judged whole: a paragraph, a list item, a table cell, a heading.
+BLOCK = {"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "caption", "figcaption"}
 
-    def __init__(self) -> None:
+
+class _Text(HTMLParser):
+    """The visible text of a page, in runs, without the parts that are not Chinese prose.
+
+    With ``prose_only`` (the tutorial): a link whose text is an address is left out, and so is every run of a block
+    with no Chinese character at all (the English column of 11. 术语表, a reference whose title is English only).
+    That is the rule the source-level check already uses (terms.tutorial_prose: a cell of English words only is not
+    zh prose); a block with one Chinese character counts whole, its links' texts included."""
+
+    def __init__(self, prose_only: bool = False) -> None:
         super().__init__(convert_charrefs=True)
-        self.stack: list[bool] = []  # per open element: does it start a skipped part
+        self.prose_only = prose_only
+        self.stack: list[tuple[str, bool]] = []  # per open element: its tag, does it start a skipped part
         self.skip = 0
+        self.blocks: list[list[str]] = []  # the runs of each open block, innermost last
         self.runs: list[str] = []
 
     def handle_starttag(self, tag, attrs) -> None:  # noqa: ANN001
@@ -39,21 +54,34 @@ class _Text(HTMLParser):
         skipped = tag in SKIP or a.get("lang") == "en" or "math" in (a.get("class") or "").split()
         if tag in VOID:
             return
-        self.stack.append(skipped)
+        self.stack.append((tag, skipped))
         self.skip += skipped
+        if self.prose_only and tag in BLOCK:
+            self.blocks.append([])
 
     def handle_endtag(self, tag) -> None:  # noqa: ANN001
         if tag in VOID or not self.stack:
             return
-        self.skip -= self.stack.pop()
+        open_tag, skipped = self.stack.pop()
+        self.skip -= skipped
+        if self.prose_only and open_tag in BLOCK and self.blocks:
+            runs = self.blocks.pop()
+            if re.search(f"[{HAN}]", "".join(runs)):
+                self._emit(runs)
+
+    def _emit(self, runs: list[str]) -> None:
+        (self.blocks[-1] if self.blocks else self.runs).extend(runs)
 
     def handle_data(self, data) -> None:  # noqa: ANN001
-        if not self.skip and data.strip():
-            self.runs.append(data)
+        if self.skip or not data.strip():
+            return
+        if self.prose_only and self.stack and self.stack[-1][0] == "a" and _ADDRESS.fullmatch(data):
+            return
+        self._emit([data])
 
 
-def _runs(html: str) -> list[str]:
-    p = _Text()
+def _runs(html: str, prose_only: bool = False) -> list[str]:
+    p = _Text(prose_only)
     p.feed(html)
     return p.runs
 
@@ -62,10 +90,11 @@ def _q(inputs=DEFAULTS, **changes) -> str:  # noqa: ANN001
     return urlencode(inputs.query(**changes))
 
 
-# The tutorial's prose is checked at its source (test_terms.py: tutorial_prose); its rendered page also carries
-# the references list and the glossary table's English column, which this check does not yet tell from prose.
+# The tutorial is read as prose only (see _Text): its references list carries addresses and English-only titles,
+# and 11. 术语表 an English column.
+TUTORIAL = "/zh/tutorial"
 PAGES = [
-    "/zh/", "/zh/compare", "/zh/nope",
+    "/zh/", "/zh/compare", "/zh/nope", TUTORIAL,
     *(f"/zh/?{_q(p.inputs)}" for p in PRESETS),
     *(f"/zh/?{_q(w.inputs)}" for w in WALKTHROUGH),
     *(f"/zh/compare?{_q(p.inputs)}" for p in PRESETS),
@@ -77,7 +106,7 @@ HALF_WIDTH = re.compile(rf"[{HAN}][:(),]|[:(),][{HAN}]")
 def _leaks(client, url: str, headers: dict | None = None) -> tuple[set[str], list[str]]:  # noqa: ANN001
     r = client.get(url, headers=headers or {})
     assert r.status_code in (200, 404), (url, r.status_code)
-    runs = _runs(r.text)
+    runs = _runs(r.text, prose_only=url == TUTORIAL)
     words = {w for run in runs for w in english_left(run)}
     punct = [run.strip()[:80] for run in runs if HALF_WIDTH.search(run)]
     return words, punct
@@ -97,3 +126,16 @@ def test_a_zh_partial_reads_in_chinese(client, change: dict) -> None:
         "HX-Request": "true", "HX-Current-URL": f"http://testserver/zh/?{_q()}"})
     assert not words, f"English in the partial for {change}: {sorted(words)}"
     assert not punct, f"half-width punctuation between Chinese in the partial for {change}: {punct}"
+
+
+def test_the_tutorial_reading_leaves_out_only_addresses_and_english_blocks():
+    html = ("<p>见 <a href='x'>github.com/OpenRLHF/OpenRLHF</a>、<a href='x'>README_zh.md</a>、"
+            "<a href='x'>deepspeedai/DeepSpeed, blogs/deepspeed-chat</a> 和 <a href='x'>vLLM blog</a></p>"
+            "<table><tr><td>优化器状态</td><td>Optimizer states (16 bytes/param)</td></tr></table>"
+            "<ul><li>Anthropic HH-RLHF dataset card：<a href='x'>huggingface.co/datasets/Anthropic/hh-rlhf</a></li></ul>")
+    runs = _runs(html, prose_only=True)
+    # the three addresses and the English-only cell and list item are gone; the link text "vLLM blog" is prose
+    assert [r.strip() for r in runs] == ["见", "、", "、", "和", "vLLM blog", "优化器状态"]
+    assert {w for r in runs for w in english_left(r)} == {"blog"}
+    # the other pages are read whole
+    assert "Optimizer states (16 bytes/param)" in _runs(html)
