@@ -156,8 +156,8 @@ class UniquePattern:
     expect_partial = True
 
     def __init__(self, lang: str, seed: int = 0) -> None:
-        from app.model.assumptions import SEPARATE_MIN_GPUS
-        from app.model.inputs import CHOICE_SPECS, NUMBER_SPECS, PARAM_NAMES, fmt_param
+        from app.model.assumptions import ARCHS, SEPARATE_MIN_GPUS
+        from app.model.inputs import CHOICE_SPECS, DPO_MIN_BETA, NUMBER_SPECS, PARAM_NAMES, fmt_param
 
         self.lang, self.seed = lang, seed
         self.names = PARAM_NAMES
@@ -175,9 +175,21 @@ class UniquePattern:
         self.mult = [1] * len(self.radix)
         for i in range(len(self.radix) - 2, -1, -1):
             self.mult[i] = self.mult[i + 1] * self.radix[i + 1]
-        self.i_place, self.i_gpus = PARAM_NAMES.index("placement"), PARAM_NAMES.index("gpus")
+        ix = PARAM_NAMES.index
+        self.i_place, self.i_gpus = ix("placement"), ix("gpus")
         self.bad_gpus = {j for j, g in enumerate(self.values[self.i_gpus]) if g < SEPARATE_MIN_GPUS}
         self.separate = self.values[self.i_place].index("separate")
+        # normalise()'s rules between parameters (app/model/inputs.py), so every generated URL is canonical:
+        # a named arch sets policy_b (its notch is fixed at 0 and the URL carries the arch's size), the response
+        # cap is at least the mean, staleness > 0 needs separate placement and enough GPUs, DPO needs a β
+        self.i_arch, self.i_pol = ix("arch"), ix("policy_b")
+        self.arch_pol = {j: f"policy_b={quote(fmt_param(ARCHS[a].total_b), safe='')}"
+                         for j, a in enumerate(self.values[self.i_arch]) if a != "custom"}
+        self.arch_size = {j: ARCHS[a].total_b for j, a in enumerate(self.values[self.i_arch]) if a != "custom"}
+        self.i_mean, self.i_cap = ix("response_tokens"), ix("response_max_tokens")
+        self.i_stale, self.i_method, self.i_kl = ix("staleness"), ix("method"), ix("kl")
+        self.dpo = self.values[self.i_method].index("dpo")
+        self.low_kl = {j for j, k in enumerate(self.values[self.i_kl]) if k < DPO_MIN_BETA}
         self.visited: set[int] = set()
         self.rejected_draws = 0
         self.fresh_starts = 0
@@ -185,11 +197,24 @@ class UniquePattern:
         self._check()
 
     def _valid(self, idx: list[int]) -> bool:
-        """False for a state normalise() would change (``separate`` below SEPARATE_MIN_GPUS → ``colocated``)."""
-        return not (idx[self.i_place] == self.separate and idx[self.i_gpus] in self.bad_gpus)
+        """False for a state normalise() would change (``separate`` below SEPARATE_MIN_GPUS → ``colocated``, and
+        the other rules above), or one a named arch makes the same as its policy_b notch 0."""
+        v = self.values
+        if idx[self.i_place] == self.separate and idx[self.i_gpus] in self.bad_gpus:
+            return False
+        if idx[self.i_arch] in self.arch_pol and idx[self.i_pol] != 0:
+            return False
+        if v[self.i_cap][idx[self.i_cap]] < v[self.i_mean][idx[self.i_mean]]:
+            return False
+        if idx[self.i_stale] and (idx[self.i_gpus] in self.bad_gpus or idx[self.i_place] != self.separate):
+            return False
+        return not (idx[self.i_method] == self.dpo and idx[self.i_kl] in self.low_kl)
 
     def path(self, idx: list[int]) -> str:
-        return f"/{self.lang}/?" + "&".join(f[i] for f, i in zip(self.frags, idx, strict=True))
+        frags = [f[i] for f, i in zip(self.frags, idx, strict=True)]
+        if idx[self.i_arch] in self.arch_pol:
+            frags[self.i_pol] = self.arch_pol[idx[self.i_arch]]
+        return f"/{self.lang}/?" + "&".join(frags)
 
     def _code(self, idx: list[int]) -> int:
         return sum(i * m for i, m in zip(idx, self.mult, strict=True))
@@ -208,6 +233,8 @@ class UniquePattern:
             if not self._valid(idx):
                 continue
             changes = {n: self.values[i][j] for i, (n, j) in enumerate(zip(self.names, idx, strict=True))}
+            if idx[self.i_arch] in self.arch_size:
+                changes["policy_b"] = self.arch_size[idx[self.i_arch]]
             want = f"/{self.lang}/?" + urlencode(DEFAULTS.query(**changes))
             got = self.path(idx)
             inputs, notices = normalise(parse_qs(got.split("?", 1)[1], keep_blank_values=True))
