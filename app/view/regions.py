@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.model import Result
+from app.model import Result, evaluate
 from app.model.assumptions import CONSTANTS
+from app.model.compare import counterpart
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice
@@ -174,6 +175,15 @@ class WhyVM:
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
 
 
+def _vs(r: Result) -> EstVsVM:
+    """The RL method beside DPO for this workload.  In a DPO state the RL side is the same workload under PPO
+    (app/model/compare.py's counterpart), evaluated as such: the DPO state's own step and memory have no critic."""
+    rl = evaluate(counterpart(r.inputs)) if r.inputs.method == "dpo" else r
+    method = "grpo" if rl.inputs.method == "grpo" else "ppo"
+    return EstVsVM(rl.memory.total_gb, rl.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s,
+                   rl.step.total_s, rl.step.generation_s, rl.inputs.rollouts, method)
+
+
 def _layout_case(r: Result) -> str:
     """How the chosen split relates to OpenRLHF's fixed ½ / ¼ / ¼ one: the model searches only among layouts that
     fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
@@ -225,9 +235,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
         Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
         Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours, r.run.gpu_hours, i.prompts, i.pairs,
                                               i.epochs, i.gpus)),
-        Region("est_vs", "est-vs", EstVsVM(
-            r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s, r.step.total_s,
-            r.step.generation_s, i.rollouts, "grpo" if i.method == "grpo" else "ppo")),
+        Region("est_vs", "est-vs", _vs(r)),
         Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
     ]
     regions += [Region("decision", f"decision-{k}", DecisionVM(k, r.decisions[k])) for k in DECISION_IDS]

@@ -116,6 +116,7 @@ FAMILIES: dict[str, list[str]] = {
     "arch.info.*": _keys("arch.info.*", "dense", "moe"),
     "choice.arch.*": _keys("choice.arch.*", *ARCH_IDS),
     "choice.method.*": _keys("choice.method.*", *next(s.choices for s in CHOICES if s.name == "method")),
+    "method.short.*": _keys("method.short.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "form.group.*_note": _keys("form.group.*_note", *FORM_GROUPS[1:]),
     "est.layout.*": _keys("est.layout.*", "searched", "fixed", "unfit"),
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
