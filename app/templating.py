@@ -75,6 +75,10 @@ def render_page(name: str, context: dict) -> str:
 
 
 def render_partial(lang: str, regions: list) -> str:
-    """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob: a
-    region's macro reads only its view-model, so nothing else is passed."""
-    return env.get_template("partial.html").render({"lang": lang, "t": translator(lang), "send": regions, "oob": OOB})
+    """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob, one per
+    line.  A region's macro reads only its view-model (regions.html is imported without context), so the macros
+    are called from the template's module, made once (``Template.module``), not from a template that imports
+    regions.html again on every render."""
+    t = translator(lang)
+    macros = env.get_template("regions.html").module
+    return "".join(f"{getattr(macros, reg.kind)(t, reg.vm, OOB)}\n" for reg in regions)

@@ -37,11 +37,12 @@ def query_regions(query: str) -> dict[str, Region]:
 
 
 @router.api_route("/{lang}/", methods=["GET", "HEAD"])
-def lab(lang: str, request: Request) -> Response:
+async def lab(lang: str, request: Request) -> Response:
+    # ``async`` because it never waits: a few milliseconds of CPU, run on the event loop.  A plain ``def`` would be
+    # sent to Starlette's thread pool, a thread hop per move that buys no parallelism under the GIL.
     check_lang(lang)
     query = raw_query(request)
     notices, result = evaluate_query(query)
-    present = parse_qs(query).get("present", [""])[-1] == "1"
     prev_query = htmx.previous_state_query(request)
     # The page's own URL again (a reload, a history restore): nothing to diff against, so every region is sent.
     # Another URL of the same state (a value clamped to the same one) diffs as usual: nothing but what always goes.
@@ -55,6 +56,7 @@ def lab(lang: str, request: Request) -> Response:
         html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
+        present = parse_qs(query).get("present", [""])[-1] == "1"
         ctx = lab_context(lang, result, regions, present=present)
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
