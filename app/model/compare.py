@@ -4,10 +4,13 @@ side has that the other does not, and what each phase and meter does between the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from app.model.evaluate import Result
 from app.model.inputs import WorkloadInputs
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES
+
+if TYPE_CHECKING:  # evaluate uses with_method: the Result type is for annotations only
+    from app.model.evaluate import Result
 
 METHODS = ("ppo", "grpo", "dpo")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from app.model import meters
 from app.model.assumptions import DPO_BATCH_PAIRS, GPUS, USABLE_MEMORY_FRACTION
+from app.model.compare import with_method
 from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective
 from app.model.physics import (
@@ -53,8 +54,8 @@ class Result:
     edges: tuple[EdgeState, ...]
     bottleneck: str
     decisions: dict[str, Decision]
-    step: Step
-    memory: Memory
+    step: Step                # one RL step; in a DPO state, of the same workload under PPO (see evaluate)
+    memory: Memory            # the RL loop's memory; likewise
     dpo: Dpo
     offline: Stages
     reasons: tuple[Reason, ...]
@@ -72,9 +73,12 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     stage = stage_of(i)
     rl_loop = stage in RL_LOOP_STAGES
     is_dpo = stage == "dpo"
-    w = workload(i, gpu)
-    step = ppo_step(i, gpu, w)
-    memory = ppo_memory(i, gpu, step, w)
+    # A DPO state's RL figures (Result.step, .memory) are those of the loop DPO replaces: the same workload under
+    # PPO (compare.with_method), so the DPO route is always set against a loop with its critic and reward model.
+    rl = with_method(i, "ppo") if is_dpo else i
+    w = workload(rl, gpu)
+    step = ppo_step(rl, gpu, w)
+    memory = ppo_memory(rl, gpu, step, w)
     dpo_cost = dpo(i, gpu)
     offline = offline_stages(i, gpu)
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.model import Result, evaluate
+from app.model import Result
 from app.model.assumptions import CONSTANTS
-from app.model.compare import counterpart
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice
@@ -176,12 +175,11 @@ ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes 
 
 
 def _vs(r: Result) -> EstVsVM:
-    """The RL method beside DPO for this workload.  In a DPO state the RL side is the same workload under PPO
-    (app/model/compare.py's counterpart), evaluated as such: the DPO state's own step and memory have no critic."""
-    rl = evaluate(counterpart(r.inputs)) if r.inputs.method == "dpo" else r
-    method = "grpo" if rl.inputs.method == "grpo" else "ppo"
-    return EstVsVM(rl.memory.total_gb, rl.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s,
-                   rl.step.total_s, rl.step.generation_s, rl.inputs.rollouts, method)
+    """The RL method beside DPO for this workload: the state's own step and memory (in a DPO state the model gives
+    those of the same workload under PPO, app/model/evaluate.py)."""
+    method = "grpo" if r.inputs.method == "grpo" else "ppo"
+    return EstVsVM(r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s,
+                   r.step.total_s, r.step.generation_s, r.inputs.rollouts, method)
 
 
 def _layout_case(r: Result) -> str:
