@@ -828,7 +828,7 @@ def _separate_total(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, 
     scoring = max(compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU),
                   compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU))
     training = training_seconds(w, i, train)
-    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train)
+    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
     if i.staleness:
         return max(generation_s, scoring + training) + sync
     return max(generation_s, scoring) + training + sync
@@ -987,13 +987,13 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
-        fixed_phases = _separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training)
-        groups, phases, searched = fixed, fixed_phases, False
+        fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
+        layout_step = _separate_total(w, i, engines, *fixed_layout)
+        groups, searched = fixed, False
         t_min, s_min, g_min = w.role_minimums
         if i.rollouts > 0 and t_min is not None and g_min is not None and t_min + s_min + g_min <= i.gpus:
             fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
-            fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
-            best_layout, best_s = (fixed_layout, fixed_phases.total_s) if fixed_fits else (None, math.inf)
+            best_layout, best_s = (fixed_layout, layout_step) if fixed_fits else (None, math.inf)
 
             def consider(layouts: list[tuple[int, int, int]]) -> None:
                 nonlocal best_layout, best_s
@@ -1020,8 +1020,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
                               *_balanced(w, i, engines, node, t_min, s_min, g_min)])
             if best_layout is not None and best_layout != fixed_layout:
                 groups, searched = Groups(*best_layout, False), True
-                phases = _separate_phases(w, i, engines, *best_layout)
-        layout_step = fixed_phases.total_s
+        phases = _separate_phases(w, i, engines, groups.generation, groups.scoring, groups.training)
     g = phases.generation
     total = phases.total_s
     n = i.gpus
