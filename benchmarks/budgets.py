@@ -1,4 +1,4 @@
-"""The speed budgets (issue 14), once: benchmarks/summarize.py reads them, and so can the tests.
+"""The speed budgets (issues 14 and 15), once: benchmarks/summarize.py reads them, and tests/support/budgets.py.
 
 No imports, so anything can load this file: the benchmark scripts import it as a sibling module; a test can read it
 with ``runpy.run_path("benchmarks/budgets.py")["BUDGETS"]`` (or ``from benchmarks.budgets import BUDGETS`` with the
@@ -24,6 +24,6 @@ BUDGETS: dict[str, float] = {
     # never-seen partials per second: from one worker (one `rlhf-lab` process), and from the two-core host
     "one_worker_per_s": 600.0,
     "host_per_s": 1_000.0,
-    # app.model.evaluate(): median µs per call on random states (issue 2)
+    # app.model.evaluate(): median µs per call on the defaults, the presets and random states (issue 15)
     "model_median_us": 150.0,
 }
