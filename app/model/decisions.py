@@ -144,14 +144,15 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
                     hours=meters["eval_need"].figure_args.get("hours", 0))
+        unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
         if gated:
-            put("eval_gating", "useful", "gated", **args)
+            put("eval_gating", "useful", "gated" + unit, **args)
         elif lvl == "hot":
-            put("eval_gating", "needed", "hot", **args)
+            put("eval_gating", "needed", "hot" + unit, **args)
         elif lvl == "warn":
-            put("eval_gating", "useful", "warn", **args)
+            put("eval_gating", "useful", "warn" + unit, **args)
         else:
-            put("eval_gating", "trade_off", "ok", **args)
+            put("eval_gating", "trade_off", "ok" + unit, **args)
 
     # Critic or group baseline
     if not rl_loop:
