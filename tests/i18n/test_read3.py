@@ -44,3 +44,23 @@ def test_the_eval_window_is_a_duration_and_dpo_counts_pairs(client, lang: str) -
     assert ("640 对 preference 数据" if lang == "zh" else "640 preference pairs") in card
     assert "rollout" not in card
     assert not re.search(r"\d\.\d{2,} (小时|h)\b", _text(body))
+
+
+def _meter(body: str, meter: str) -> str:
+    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter}"[^>]*>(.*?)<details', body, re.S)
+    assert m, meter
+    return _text(m.group(1))
+
+
+@pytest.mark.parametrize(("lang", "whole", "part"), [("zh", "全部藏在 generation 后面", "重叠"),
+                                                      ("en", "all of it hidden behind generation", "overlaps")])
+def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, whole: str, part: str) -> None:
+    """Default (separate): scoring 79.6 s, all of it behind generation's 117 s → 'all of it', not 'of which 80 s';
+    colocated: the phases take turns, 0 s overlaps → no clause at all.  GRPO: 53 s, 43 s of it hidden → the part."""
+    separate = client.get(f"/{lang}/").text
+    assert whole in _meter(separate, "scoring_load") and part not in _meter(separate, "scoring_load")
+    colocated = _meter(client.get(f"/{lang}/?{_q(placement='colocated')}").text, "scoring_load")
+    assert whole not in colocated and part not in colocated
+    grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo"})).step
+    assert 0.5 <= grpo.scoring_hidden_s < grpo.scoring_s - 0.5
+    assert part in _meter(client.get(f"/{lang}/?{_q(method='grpo')}").text, "scoring_load")
