@@ -64,3 +64,19 @@ def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, wh
     grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo"})).step
     assert 0.5 <= grpo.scoring_hidden_s < grpo.scoring_s - 0.5
     assert part in _meter(client.get(f"/{lang}/?{_q(method='grpo')}").text, "scoring_load")
+
+
+# --- the launch page -------------------------------------------------------------------------------------------
+
+
+def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
+    """GRPO preset: the mini-batch is 128 sequences, the lab's own assumption → no '(the lab assumes about 128)';
+    default PPO: 102 samples against 128 → the comparison stays; no verl command → no word about 'the verl command'."""
+    grpo = _text(client.get(f"/zh/launch?{_q(PRESET_BY_ID['grpo'].inputs)}").text)
+    assert "每个优化器 step 取 128 条序列，这是本 Lab 假设的数值" in grpo and "本 Lab 假设约 128 条" not in grpo
+    assert "参数名以 verl-project/verl main 分支 2026 年 9 月的文档为准" in grpo and "docs 2026" not in grpo
+    default = _text(client.get("/zh/launch").text)
+    assert "当前状态生成不了 verl 命令" in default and "verl 命令里" not in default
+    assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in default
+    en = _text(client.get("/en/launch").text)
+    assert "a verl command" not in en and "(the lab assumes about 128)" in en
