@@ -80,3 +80,21 @@ def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
     assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in default
     en = _text(client.get("/en/launch").text)
     assert "a verl command" not in en and "(the lab assumes about 128)" in en
+
+
+# --- what moved since the last change ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "changed", "cause"), [
+    ("zh", "优化方法：PPO → GRPO", "由「优化方法」引起"),
+    ("en", "Optimisation method PPO → GRPO", "because of Optimisation method"),
+])
+def test_the_moved_panel_shows_option_labels(client, lang: str, changed: str, cause: str) -> None:
+    body = client.get(f"/{lang}/?{_q(method='grpo', placement='colocated')}", headers={
+        "HX-Request": "true", "HX-Current-URL": f"http://testserver/{lang}/"}).text
+    moved = html.unescape(re.sub(r"<(?!/?span)[^>]+>", "", re.search(r'<div class="moved" id="moved">(.*?)</div>',
+                                                                     body, re.S).group(1)))
+    assert changed in moved and cause in moved and "ppo → grpo" not in moved
+    # a choice by its label, a number as the form writes it
+    placement = "分离部署（separate） → 同卡部署（colocated）" if lang == "zh" else "Separate → Colocated"
+    assert placement in moved
