@@ -98,3 +98,19 @@ def test_the_moved_panel_shows_option_labels(client, lang: str, changed: str, ca
     # a choice by its label, a number as the form writes it
     placement = "分离部署（separate） → 同卡部署（colocated）" if lang == "zh" else "Separate → Colocated"
     assert placement in moved
+
+
+# --- CSS ------------------------------------------------------------------------------------------------------------
+
+
+def test_no_upper_case_rule_reaches_chinese_labels() -> None:
+    """Every selector that upper-cases text has a :lang(zh) twin that turns it off (Chinese has no letter case; the
+    Latin inside a zh label, 「训练 workload」, must not turn into 「训练 WORKLOAD」)."""
+    from pathlib import Path
+
+    css = re.sub(r"/\*.*?\*/", "", (Path(__file__).parents[2] / "app" / "static" / "app.css").read_text(), flags=re.S)
+    rules = re.findall(r"([^{}]+)\{([^}]*)\}", css)
+    upper = {s.strip() for sel, body in rules if "text-transform: uppercase" in body for s in sel.split(",")}
+    reset = {s.strip().removeprefix(":lang(zh) ") for sel, body in rules if "text-transform: none" in body
+             for s in sel.split(",") if s.strip().startswith(":lang(zh)")}
+    assert upper and upper <= reset, sorted(upper - reset)
