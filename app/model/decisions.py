@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.assumptions import GPUS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.inputs import effective
+from app.model.physics import ppo_memory, ppo_step, workload
 from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
@@ -26,6 +28,19 @@ class Decision(NamedTuple):
     state: str          # needed | useful | trade_off | not_yet
     reason: str         # catalogue key
     args: dict          # the catalogue text's arguments
+
+
+def _ppo_counterpart(inputs):  # noqa: ANN001, ANN202 - (physics.Memory, physics.Step)
+    """The same workload under PPO, as the compare view and the estimate's PPO ⇄ DPO table show it
+    (``compare.with_method``: PPO with its usual β and a critic): a DPO state's own step and memory are the RL
+    loop's without a critic, so they are not PPO's."""
+    from app.model.compare import with_method  # noqa: PLC0415 - compare imports evaluate, which imports this module
+
+    i = effective(with_method(inputs, "ppo"))
+    gpu = GPUS[i.gpu]
+    w = workload(i, gpu)
+    step = ppo_step(i, gpu, w)
+    return ppo_memory(i, gpu, step, w), step
 
 
 def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
@@ -55,8 +70,9 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     elif i.pairs == 0:
         put("rm_vs_dpo", "not_yet", "no_pairs")
     elif stage == "dpo":
-        put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb, epoch_s=dpo.epoch_s,
-            ppo_step_s=step.total_s)
+        ppo_memory_, ppo_step_ = _ppo_counterpart(i)
+        put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_memory_.total_gb, epoch_s=dpo.epoch_s,
+            ppo_step_s=ppo_step_.total_s)
     elif i.rollouts == 0:
         put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
     elif i.method == "grpo" and i.kl > 0:

@@ -825,3 +825,18 @@ def test_workload_inputs_is_generated_from_the_table() -> None:
     assert fields["kl"].default == 0.02 and DEFAULTS.arch == "custom" and DEFAULTS.method == "ppo"
     with pytest.raises(ValidationError):
         DEFAULTS.gpus = 16  # type: ignore[misc]
+
+
+def test_the_dpo_card_quotes_ppo_as_the_estimate_table_does() -> None:
+    """DPO preset (16 × A100, 7B/7B): PPO holds actor 112 + critic 112 + reference 14 + reward model 14 = 252 GB,
+    against DPO's 112 + 14 = 126 GB; the card's PPO figures are the PPO counterpart's, not the DPO state's own
+    critic-less RL-loop memory (140 GB) and step."""
+    from app.model.compare import counterpart
+    from app.model.scenarios import PRESET_BY_ID
+
+    r = evaluate(PRESET_BY_ID["dpo"].inputs)
+    ppo = evaluate(counterpart(r.inputs))
+    d = r.decisions["rm_vs_dpo"]
+    assert d.reason == "decision.rm_vs_dpo.dpo"
+    assert (d.args["ppo_gb"], d.args["dpo_gb"]) == (pytest.approx(252.0), pytest.approx(126.0))
+    assert d.args["ppo_gb"] == ppo.memory.total_gb and d.args["ppo_step_s"] == ppo.step.total_s
