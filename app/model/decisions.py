@@ -77,8 +77,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
     elif i.method == "grpo" and i.kl > 0:
         # GRPO has no critic already: DPO saves only the reward model's weights (both keep a reference)
-        put("rm_vs_dpo", "needed", "grpo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb,
-            rm_gb=memory.models.reward_gb)
+        put("rm_vs_dpo", "needed", "grpo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb)
     elif i.method == "grpo":
         # β = 0: GRPO keeps no reference, DPO needs one; the saving can be nothing (or negative)
         put("rm_vs_dpo", "needed", "grpo_no_ref", rollouts=i.rollouts, grpo_gb=ppo_gb, dpo_gb=dpo.total_gb)
