@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from app.i18n import LANGS, translator
 from app.model.decisions import DECISION_IDS
-from app.model.inputs import fmt_param
+from app.model.inputs import CHOICES, fmt_param
 from app.model.meters import METER_IDS
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
 from app.view import diagram
@@ -57,11 +57,26 @@ def t_args(args: dict, t) -> dict:  # noqa: ANN001
 
 
 def _input_labels(names, t) -> str:  # noqa: ANN001
-    """The parameters' labels, comma-separated (the causes of a meter's move)."""
-    return t("ui.list_sep").join(t(f"input.{name}.label") for name in names)
+    """The parameters' labels, each quoted as the language quotes a UI label, comma-separated (the causes of a
+    meter's move)."""
+    return t("ui.list_sep").join(t("ui.quoted_label", label=t(f"input.{name}.label")) for name in names)
+
+
+_CHOICE_NAMES = frozenset(c.name for c in CHOICES)
+
+
+def _shown_value(value, name: str, t) -> str:  # noqa: ANN001
+    """A parameter's value as the form shows it: a choice by its label (the method by its short name: PPO, GRPO),
+    a number as the URL writes it."""
+    if name == "method":
+        return t(f"method.short.{value}")
+    if name in _CHOICE_NAMES:
+        return t(f"choice.{name}.{value}")
+    return fmt_param(value)
 
 
 env.filters["targs"] = t_args
+env.filters["shown_value"] = _shown_value
 env.filters["input_labels"] = _input_labels
 env.filters["signed"] = lambda n: f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")  # a typographic minus
 env.filters["param"] = fmt_param  # a parameter's value as the URL and the form write it

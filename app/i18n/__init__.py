@@ -6,7 +6,7 @@ catalogue stops the app at import, not at the first request.
 
 Values are ``str.format`` templates with named fields.  Besides the standard format specs, these are known
 (app/i18n/formats.py): ``{x:n}`` integer with thousands separators · ``{x:dur}`` a duration in seconds as
-s / min / h / d · ``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters ·
+s / min / h / d (``{x:hdur}``: the same, given in hours) · ``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters ·
 ``{x:g3}`` 3 significant digits · ``{x:gpus}`` a GPU count with its noun ("1 GPU", "8 GPUs"; "8 张 GPU").
 """
 

@@ -85,6 +85,7 @@ def spec_formatters(lang: str) -> dict[str, object]:
     return {
         "n": lambda v: f"{round(v):,}",
         "dur": lambda v: fmt_duration(float(v), lang),
+        "hdur": lambda v: fmt_duration(3600 * float(v), lang),  # a duration given in hours
         "gb": lambda v: fmt_gb(float(v)),
         "pct": lambda v: f"{v:.0f}%",
         "b": lambda v: fmt_params_b(float(v)),

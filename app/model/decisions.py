@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import TRAIN_BYTES_PER_PARAM
+from app.model.assumptions import KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
 from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
@@ -13,6 +13,10 @@ DECISION_IDS = (
     "critic_vs_group", "sync_vs_async",
 )
 DECISION_STATES = ("needed", "useful", "trade_off", "not_yet")
+
+# The KL coefficient DeepSeekMath's GRPO runs used (Shao et al. 2024, arXiv 2402.03300, §4.2: "the KL coefficient
+# is 0.04"); the KL card compares β with it and with verl's default kl_loss_coef (KL_REFERENCE_GRPO, 0.001).
+DEEPSEEKMATH_KL = 0.04
 
 
 class Decision(NamedTuple):
@@ -51,10 +55,17 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     elif i.pairs == 0:
         put("rm_vs_dpo", "not_yet", "no_pairs")
     elif stage == "dpo":
+        # a DPO state's step and memory are the same workload's under PPO (evaluate)
         put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb, epoch_s=dpo.epoch_s,
             ppo_step_s=step.total_s)
     elif i.rollouts == 0:
         put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
+    elif i.method == "grpo" and i.kl > 0:
+        # GRPO has no critic already: DPO saves only the reward model's weights (both keep a reference)
+        put("rm_vs_dpo", "needed", "grpo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb)
+    elif i.method == "grpo":
+        # β = 0: GRPO keeps no reference, DPO needs one; the saving can be nothing (or negative)
+        put("rm_vs_dpo", "needed", "grpo_no_ref", rollouts=i.rollouts, grpo_gb=ppo_gb, dpo_gb=dpo.total_gb)
     else:
         put("rm_vs_dpo", "needed", "ppo", rollouts=i.rollouts, saved_gb=ppo_gb - dpo.total_gb)
 
@@ -109,15 +120,20 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     else:
         lvl = meters["kl_risk"].level
         args = dict(kl=i.kl, epochs=i.epochs, ref_gb=memory.models.reference_gb)
+        grpo = rl_loop and i.method == "grpo"
+        if grpo:
+            args.update(verl_kl=KL_REFERENCE_GRPO, deepseekmath_kl=DEEPSEEKMATH_KL, ratio=i.kl / KL_REFERENCE_GRPO)
         if rl_loop and i.kl == 0:
             put("kl_control", "trade_off" if i.reward == "verifier" else "needed",
-                "no_kl_verifier" if i.reward == "verifier" else "no_kl", **args)
+                "no_kl_verifier" if i.reward == "verifier" else ("no_kl_grpo" if grpo else "no_kl"), **args)
         elif lvl == "hot":
             put("kl_control", "needed", "hot", **args)
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
-        elif rl_loop and i.method == "grpo":
-            put("kl_control", "useful", "grpo", **args)
+        elif grpo:
+            # against verl's default 0.001 and DeepSeekMath's 0.04: at or below the one, between, above the other
+            reason = "grpo" if i.kl <= KL_REFERENCE_GRPO else ("grpo_mid" if i.kl <= DEEPSEEKMATH_KL else "grpo_high")
+            put("kl_control", "useful" if reason != "grpo_high" else "trade_off", reason, **args)
         else:
             put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
 
@@ -128,14 +144,15 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
                     hours=meters["eval_need"].figure_args.get("hours", 0))
+        unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
         if gated:
-            put("eval_gating", "useful", "gated", **args)
+            put("eval_gating", "useful", "gated" + unit, **args)
         elif lvl == "hot":
-            put("eval_gating", "needed", "hot", **args)
+            put("eval_gating", "needed", "hot" + unit, **args)
         elif lvl == "warn":
-            put("eval_gating", "useful", "warn", **args)
+            put("eval_gating", "useful", "warn" + unit, **args)
         else:
-            put("eval_gating", "trade_off", "ok", **args)
+            put("eval_gating", "trade_off", "ok" + unit, **args)
 
     # Critic or group baseline
     if not rl_loop:

@@ -67,7 +67,10 @@ SOURCES: dict[str, tuple[str, str]] = {
                            "https://www.deepspeed.ai/getting-started/#resource-configuration-multi-node"),
 }
 
-VERL_VERSION = "verl-project/verl main (docs 2026-09)"
+# verl has no release the flags are pinned to: its main branch as documented in a given month (repo, branch, year,
+# month); the page writes the month in words (launch.version_branch), the command records it as text.
+VERL_DOCS = ("verl-project/verl", "main", 2026, 9)
+VERL_VERSION = f"{VERL_DOCS[0]} {VERL_DOCS[1]} (docs {VERL_DOCS[2]}-{VERL_DOCS[3]:02d})"
 OPENRLHF_VERSION = "OpenRLHF 0.10.2"
 
 # Flag name → source id.  verl takes Hydra overrides ``name=value``; OpenRLHF takes ``--name value`` (or a bare switch).
@@ -360,6 +363,11 @@ def _verl_mini_batch(prompts: int, group: int, world: int) -> int | None:
     return _closest(fits, max(1, TARGET_BATCH_SEQUENCES // group))
 
 
+def _batch_note(key: str, size: int) -> str:
+    """A batch-size note: beside the lab's assumed size when it differs, or saying it is that size."""
+    return key + ("_assumed" if size == TARGET_BATCH_SEQUENCES else "")
+
+
 def _openrlhf_train_batch(samples: int, actor_gpus: int) -> int | None:
     """OpenRLHF's ``--train.batch_size`` in samples: it divides the samples per step, is a multiple of the actor's
     GPUs (one micro-batch of 1 each), and comes nearest TARGET_BATCH_SEQUENCES.
@@ -583,7 +591,7 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
         b.add("critic.use_dynamic_bsz", True)
         b.add("critic.ppo_max_token_len_per_gpu", 2 * budget)  # perf_tuning.rst: critic ≥ 2 × the actor's limit
         b.add("critic.model.fsdp_config.optimizer_offload", layout.offload == "optimizer")
-        b.note("launch.note.critic_from_reward_model" if rl.reward_model else "launch.note.critic_from_policy")
+        b.note("launch.note.verl_critic_from_reward_model" if rl.reward_model else "launch.note.critic_from_policy")
     b.add("reward_model.enable", rl.reward_model)
     if rl.reward_model:
         b.add("reward_model.model.path", PLACEHOLDER_REWARD_MODEL)
@@ -602,7 +610,8 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
     b.add("trainer.nnodes", trainer_nodes[0])
     b.add("trainer.n_gpus_per_node", trainer_nodes[1])
     b.add("trainer.total_epochs", 1)
-    b.note("launch.note.mini_batch", sequences=mini * rl.group, target=TARGET_BATCH_SEQUENCES)
+    b.note(_batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
+           target=TARGET_BATCH_SEQUENCES)
     if prompts * rl.group != layout.rollouts:
         b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=prompts * rl.group)
     if layout.tuning == "lora":
@@ -716,7 +725,7 @@ def _openrlhf(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | Non
         b.note("launch.note.critic_from_reward_model" if rl.reward_model else "launch.note.critic_from_policy")
     if layout.placement == "separate" and layout.scoring_gpus > 0 and not (rl.ref or rl.reward_model):
         b.note("launch.note.scoring_gpus_idle", gpus=layout.scoring_gpus)
-    b.note("launch.note.train_batch", samples=batch, target=TARGET_BATCH_SEQUENCES)
+    b.note(_batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
         b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=samples)
     _common_notes(b, layout, rl)
@@ -749,7 +758,7 @@ def _openrlhf_dpo(layout: LaunchLayout) -> Command:
         b.add("--ds.lora.alpha", LORA_ALPHA)
     b.add("--model.gradient_checkpointing_enable")
     b.note("launch.note.dpo_offline")
-    b.note("launch.note.train_batch", samples=per_step, target=TARGET_BATCH_SEQUENCES)
+    b.note(_batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
     if layout.nodes > 1:
         b.note("launch.note.deepspeed_hostfile", nodes=layout.nodes, path=PLACEHOLDER_HOSTFILE)
     _common_notes(b, layout, None)
@@ -802,7 +811,8 @@ def all_note_keys() -> frozenset[str]:
         "launch.note.verl_async", "launch.note.mini_batch", "launch.note.verl_lora", "launch.note.verl_moe",
         "launch.note.openrlhf_verifier", "launch.note.openrlhf_hybrid", "launch.note.openrlhf_async",
         "launch.note.scoring_gpus_idle", "launch.note.train_batch", "launch.note.dpo_offline",
-        "launch.note.deepspeed_hostfile",
+        "launch.note.deepspeed_hostfile", "launch.note.mini_batch_assumed", "launch.note.train_batch_assumed",
+        "launch.note.verl_critic_from_reward_model",
     })
 
 

@@ -87,9 +87,13 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
         )
     if not active:
         return _meter("scoring_load", 0, None, "meter.scoring_load.figure_none", {}, "meter.scoring_load.formula", {})
+    # what overlaps generation, to the half second the figure shows: nothing (colocated: the phases take turns),
+    # all of it, or a part
+    figure = ("meter.scoring_load.figure_alone" if hidden_s < 0.5 else
+              "meter.scoring_load.figure_hidden_all" if hidden_s >= scoring_s - 0.5 else "meter.scoring_load.figure")
     return _meter(
         "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
-        "meter.scoring_load.figure", {"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s},
+        figure, {"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s},
         "meter.time.formula", {"seconds": scoring_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
     )
 

@@ -12,6 +12,8 @@ from app.model.inputs import Notice
 from app.model.launch import (
     LAUNCHERS,
     SOURCES,
+    VERL_DOCS,
+    VERL_VERSION,
     Command,
     Note,
     launch_commands,
@@ -65,6 +67,7 @@ class Panel:
     notes: tuple[Text, ...]
     reason: Text | None
     sources: tuple[Source, ...]     # every source the command cites, in first-use order
+    version_line: Text = Text("launch.version", (("version", ""),))  # "flag names as documented for …"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +106,17 @@ def _panel(framework: str, name: str, cmd: Command | None, reason: Note | None, 
     for f in flags:
         seen.setdefault(f.source.id, f.source)
     return Panel(framework, name, cmd.text, cmd.version, launcher, flags, tuple(_text(n, lang) for n in cmd.notes),
-                 None, tuple(seen.values()))
+                 None, tuple(seen.values()), version_line(cmd.version, lang))
+
+
+def version_line(version: str, lang: str) -> Text:
+    """The line naming the documentation the flags follow: a release as published, or verl's main branch in a
+    given month (zh: 2026 年 9 月; en: 2026-09)."""
+    if version == VERL_VERSION:
+        repo, branch, year, month = VERL_DOCS
+        shown = str(month) if lang == "zh" else f"{month:02d}"
+        return Text("launch.version_branch", (("repo", repo), ("branch", branch), ("year", year), ("month", shown)))
+    return Text("launch.version", (("version", version),))
 
 
 def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> LaunchPage:

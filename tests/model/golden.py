@@ -17,6 +17,10 @@ ppo_memory fix (per-GPU memory on the widest engine layout, see physics.ppo_memo
 Re-recorded once, deliberately, for the second edition of the model (issue 15; docs/model.md "What moved"): every
 RL-step figure moved (GQA custom shape, engines, the layout search, interconnect, activations, the tail), the
 inputs gained nine parameters, the presets a seventh, the decisions two more.
+Re-recorded once, deliberately, for the third native read of the zh pages (issue 17): no physics figure moved; only
+text keys and their arguments did — the scoring meter's figure key (all of it hidden / nothing overlaps), the
+decisions' reasons and arguments (GRPO's Reward model vs DPO and KL cards, DPO's eval card, and the DPO state's
+Reward model vs DPO card now quoting the PPO counterpart: 252 GB and its step instead of 140 GB).
 """
 
 from __future__ import annotations

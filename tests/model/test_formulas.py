@@ -676,6 +676,42 @@ def test_eight_decisions() -> None:
         "decision.kl_control.no_kl_verifier")
 
 
+@pytest.mark.parametrize("changes", [{}, {"tuning": "lora"}, {"offload": "optimizer"}, {"kl": 0.001}])
+def test_the_rm_vs_dpo_card_under_grpo_counts_only_the_reward_model(changes: dict) -> None:
+    """GRPO has no critic: DPO saves only the reward model's weights (7B at 2 B/param = 14 GB), not a critic too."""
+    r = evaluate(w(method="grpo", **changes))
+    d = r.decisions["rm_vs_dpo"]
+    assert d.reason == "decision.rm_vs_dpo.grpo"
+    assert d.args["saved_gb"] == pytest.approx(r.memory.models.reward_gb) == pytest.approx(14.0)
+    assert evaluate(w(**changes)).decisions["rm_vs_dpo"].reason == "decision.rm_vs_dpo.ppo"  # PPO keeps its text
+
+
+def test_the_rm_vs_dpo_card_under_grpo_without_a_reference() -> None:
+    # β = 0: GRPO holds actor 112 + reward model 14 = 126 GB; DPO policy 112 + reference 14 = 126 GB: no saving
+    d = evaluate(w(method="grpo", kl=0.0)).decisions["rm_vs_dpo"]
+    assert d.reason == "decision.rm_vs_dpo.grpo_no_ref"
+    assert d.args["grpo_gb"] == pytest.approx(126.0) == d.args["dpo_gb"]
+
+
+@pytest.mark.parametrize(
+    ("kl", "reason", "ratio"),
+    [(0.0005, "grpo", 0.5), (0.001, "grpo", 1.0), (0.02, "grpo_mid", 20.0), (0.04, "grpo_mid", 40.0),
+     (0.1, "grpo_high", 100.0)],
+)
+def test_the_kl_card_under_grpo_follows_beta(kl: float, reason: str, ratio: float) -> None:
+    """Against verl's default kl_loss_coef 0.001 and DeepSeekMath's 0.04: β = 0.02 is 0.02 / 0.001 = 20× the one."""
+    d = evaluate(w(method="grpo", reward="verifier", kl=kl)).decisions["kl_control"]
+    assert d.reason == f"decision.kl_control.{reason}"
+    assert (d.args["verl_kl"], d.args["deepseekmath_kl"]) == (0.001, 0.04)
+    assert d.args["ratio"] == pytest.approx(ratio)
+
+
+def test_the_kl_card_under_grpo_without_kl_names_grpos_default() -> None:
+    d = evaluate(w(method="grpo", kl=0.0)).decisions["kl_control"]
+    assert d.reason == "decision.kl_control.no_kl_grpo" and d.args["verl_kl"] == 0.001
+    assert evaluate(w(kl=0.0)).decisions["kl_control"].reason == "decision.kl_control.no_kl"  # PPO: Llama 2's 0.01
+
+
 # --- inputs.normalise --------------------------------------------------------------------------------------------
 
 
@@ -789,3 +825,18 @@ def test_workload_inputs_is_generated_from_the_table() -> None:
     assert fields["kl"].default == 0.02 and DEFAULTS.arch == "custom" and DEFAULTS.method == "ppo"
     with pytest.raises(ValidationError):
         DEFAULTS.gpus = 16  # type: ignore[misc]
+
+
+def test_the_dpo_card_quotes_ppo_as_the_estimate_table_does() -> None:
+    """DPO preset (16 × A100, 7B/7B): PPO holds actor 112 + critic 112 + reference 14 + reward model 14 = 252 GB,
+    against DPO's 112 + 14 = 126 GB; the card's PPO figures are the PPO counterpart's, not the DPO state's own
+    critic-less RL-loop memory (140 GB) and step."""
+    from app.model.compare import counterpart
+    from app.model.scenarios import PRESET_BY_ID
+
+    r = evaluate(PRESET_BY_ID["dpo"].inputs)
+    ppo = evaluate(counterpart(r.inputs))
+    d = r.decisions["rm_vs_dpo"]
+    assert d.reason == "decision.rm_vs_dpo.dpo"
+    assert (d.args["ppo_gb"], d.args["dpo_gb"]) == (pytest.approx(252.0), pytest.approx(126.0))
+    assert d.args["ppo_gb"] == ppo.memory.total_gb and d.args["ppo_step_s"] == ppo.step.total_s

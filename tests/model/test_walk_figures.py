@@ -92,6 +92,8 @@ def test_steps_4_to_8_quote_the_model() -> None:
     # step 6: x = 4 · 0.01 / 0.002 = 20, risk = 100 · 20 / 21 = 95; training 4× step 4's (4 epochs)
     assert six["pressure"] == pytest.approx(20.0) and six["risk"] == 95
     assert six["training_ratio"] == pytest.approx(4.0) and six["kl_ratio"] == pytest.approx(5.0)
+    # step 4's reveal: scoring runs beside generation, all of it hidden behind it
+    assert four["overlap_s"] == pytest.approx(four["scoring_s"]) and four["scoring_s"] < four["generation_s"]
     # "already the longest phase": training was the longest phase at step 4 too
     assert four["training_s"] >= max(four["generation_s"], four["scoring_s"])
     # step 7: 10 · 2,048 = 20,480 rollouts between evals, against 100 · 2,048; the step does not change
@@ -141,6 +143,10 @@ def test_step_11_colocate_or_split() -> None:
     assert f["co_total_s"] < f["total_s"]  # the reveal: on 16 GPUs the hybrid engine wins
     assert f["tp"] * f["replicas"] <= f["gen_gpus"]
     assert f["co_sync_ms"] == pytest.approx(1000 * f["co_sync_s"])
+    # the reveal says the searched split is OpenRLHF's fixed one (so it quotes one time, not the same one twice)
+    # and that all of the scoring hides behind generation
+    assert evaluate(WALKTHROUGH[10].inputs).step.gpu_groups.searched is False
+    assert f["total_s"] == f["fixed_s"] and f["overlap_s"] == pytest.approx(f["scoring_s"])
 
 
 def test_step_12_one_step_off_policy() -> None:
@@ -154,3 +160,8 @@ def test_step_12_one_step_off_policy() -> None:
     assert f["total_s"] <= f["same_layout_sync_s"] and f["total_s"] < f["sync_total_s"]
     assert f["sync_total_s"] == walk_figures(11)["total_s"] and f["co_total_s"] == walk_figures(11)["co_total_s"]
     assert f["saved_pct"] == pytest.approx(100 * (1 - f["total_s"] / f["sync_total_s"]))
+    # the reveal: "the search keeps step 11's split" and "all of scoring and training hide behind generation"
+    eleven = walk_figures(11)
+    assert [f[k] for k in ("gen_gpus", "score_gpus", "train_gpus")] == [eleven[k] for k in
+                                                                     ("gen_gpus", "score_gpus", "train_gpus")]
+    assert f["same_layout_sync_s"] == f["sync_total_s"] and f["overlap_s"] == pytest.approx(f["score_train_s"])

@@ -165,7 +165,7 @@ FAMILIES: dict[str, list[str]] = {
        for part in ("title", "question", "reveal", "takeaway")},
 }
 # First arguments that are keys computed by the model (checked by test_every_model_key_formats)
-MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key"}
+MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}
 
 
 def _first_arguments(source: str) -> list[str]:

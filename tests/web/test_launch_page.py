@@ -16,6 +16,7 @@ from app.i18n import catalogue, translator
 from app.model import evaluate, normalise
 from app.model.launch import OPENRLHF_FLAGS, SOURCES, VERL_FLAGS, launch_commands, layout_from, layout_refusal
 from app.model.scenarios import PRESET_BY_ID, PRESETS
+from app.view.launch import version_line
 from app.view.links import canonical_query
 
 FRAMEWORKS = ("verl", "openrlhf")
@@ -68,7 +69,8 @@ def test_every_preset_renders_a_command_or_a_reason_per_framework(client, lang, 
         text = command_text(panel)
         if cmd is not None:
             assert text == cmd.text
-            assert str(t.markup("launch.version", version=cmd.version)) in panel
+            line = version_line(cmd.version, lang)
+            assert str(t.markup(line.key, **line.params)) in panel
             assert 'class="js-only copy-cmd"' in panel and f'data-copy="cmd-{fw}"' in panel
         else:
             assert text is None
