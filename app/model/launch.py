@@ -340,14 +340,19 @@ def _divisors(n: int) -> list[int]:
 def _fit_prompts(prompts: int, group: int, world: int) -> int | None:
     """The most prompts per step, at most ``prompts``, whose responses (· group) split evenly over ``world``
     training GPUs (verl checks train_batch_size · rollout.n against the GPU count; DeepSpeed needs whole
-    micro-batches per GPU); None when not even one such batch fits.
+    micro-batches per GPU) in mini-batches within 2× of TARGET_BATCH_SEQUENCES sequences when the step has that many:
+    2,048 responses on 5 GPUs become 2,040 (mini-batches of 120), not 2,045 = 5 · 409, which only splits into
+    mini-batches of 5 or 2,045.  None when not even one such batch fits.
 
-    >>> _fit_prompts(512, 1, 6), _fit_prompts(64, 8, 6), _fit_prompts(4, 1, 8)
-    (510, 63, None)
+    >>> _fit_prompts(512, 1, 6), _fit_prompts(64, 8, 6), _fit_prompts(4, 1, 8), _fit_prompts(2048, 1, 5)
+    (510, 63, None, 2040)
     """
-    step = world // math.gcd(group, world)
-    fitted = prompts - prompts % step
-    return fitted if fitted >= 1 else None
+    unit = world // math.gcd(group, world)  # the fewest prompts whose responses split evenly over world
+    if prompts < unit:
+        return None
+    near = [m for m in range(unit, min(prompts, 2 * TARGET_BATCH_SEQUENCES // group) + 1, unit)
+            if m * group >= TARGET_BATCH_SEQUENCES // 2]
+    return max(prompts - prompts % m for m in near) if near else prompts - prompts % unit
 
 
 def _verl_mini_batch(prompts: int, group: int, world: int) -> int | None:

@@ -599,3 +599,28 @@ def test_consistent_layouts_never_raise_and_are_well_formed(lay):
     if launch.verl is not None:
         v = verl_values(launch.verl)
         assert int(v["data.train_batch_size"]) % int(v["actor_rollout_ref.actor.ppo_mini_batch_size"]) == 0
+
+
+@pytest.mark.parametrize("method", ["ppo", "grpo"])
+@pytest.mark.parametrize("rollouts", [512, 1000, 2048, 4096])
+@pytest.mark.parametrize("train", range(2, 12))
+def test_mini_batches_stay_near_128_sequences(train, rollouts, method):
+    # 2,048 responses on 5 actor GPUs: 2,045 = 5 · 409 would only split into mini-batches of 5 or 2,045 (409
+    # optimizer steps per step, or one); the lab fits 2,040 instead, in mini-batches of 120.  Whatever the GPUs,
+    # an optimizer step stays within 2× of the lab's 128 sequences, and fitting drops less than 256 rollouts.
+    lay = layout(method, "separate", 16, split=(12 - train, 4, train), rollouts=rollouts, group=8)
+    launch = launch_commands(lay)
+    group = 8 if method == "grpo" else 1
+    o = orlhf_values(launch.openrlhf) if launch.openrlhf else None
+    if o is not None:
+        samples = int(o["--rollout.batch_size"]) * group
+        batch = int(o["--train.batch_size"])
+        assert samples % batch == 0 and batch % gpus_of(o, "actor") == 0
+        assert 64 <= batch <= 256, (samples, batch)
+        assert samples > rollouts - 256  # at most one largest mini-batch of rollouts left out
+    if launch.verl is not None:
+        v = verl_values(launch.verl)
+        prompts = int(v["data.train_batch_size"])
+        mini = int(v["actor_rollout_ref.actor.ppo_mini_batch_size"])
+        assert prompts % mini == 0 and 64 <= mini * group <= 256, (prompts, mini)
+        assert prompts * group > rollouts - 256
