@@ -80,9 +80,30 @@ def fmt_params_b(b: float) -> str:
     return f"{sig(b, 3)}B"
 
 
+# English counted nouns (singular, plural): ``{k:steps}`` writes "1 step" or "2 steps".  Chinese needs none: its
+# texts put the measure word in the sentence ("{k} 步").
+COUNTED_EN = {
+    "epochs": ("epoch", "epochs"), "steps": ("step", "steps"), "replicas": ("replica", "replicas"),
+    "waves": ("wave", "waves"), "passes": ("pass", "passes"), "engines": ("engine", "engines"),
+    "rollout_engines": ("rollout engine", "rollout engines"),
+}
+
+
+def fmt_counted(n: int, noun: tuple[str, str]) -> str:
+    """A count with its English noun, singular for one.
+
+    >>> fmt_counted(1, COUNTED_EN["passes"]), fmt_counted(2, COUNTED_EN["passes"]), fmt_counted(1024, COUNTED_EN["steps"])
+    ('1 pass', '2 passes', '1,024 steps')
+    """
+    return f"{n:,} {noun[0] if n == 1 else noun[1]}"
+
+
 def spec_formatters(lang: str) -> dict[str, object]:
     """The format specs the catalogue text uses, one function each (value → str)."""
+    counted = {} if lang == "zh" else {
+        spec: (lambda v, noun=noun: fmt_counted(round(v), noun)) for spec, noun in COUNTED_EN.items()}
     return {
+        **counted,
         "n": lambda v: f"{round(v):,}",
         "dur": lambda v: fmt_duration(float(v), lang),
         "hdur": lambda v: fmt_duration(3600 * float(v), lang),  # a duration given in hours
