@@ -203,13 +203,15 @@ def page_meter(r: Result, meter_id: str) -> Meter:
 def page_reasons(r: Result) -> tuple[Reason, ...]:
     """The why-panel's reasons as the page shows them: the memory line names the models it counts, and when
     scoring and training hide behind generation (staleness ≥ 1) the bottleneck line says the step is generation
-    instead of "the 83 s step spends 83 s (100 %) generating"."""
+    instead of "the 83 s step spends 83 s (100 %) generating"; HF generate on one GPU gathers nothing."""
     out = []
     for x in r.reasons:
         if x.key.startswith("why.memory."):
             x = Reason(x.key, {**x.args, "what": _memory_what(r)})
         elif x.key == "why.bottleneck.rollout_gen" and r.inputs.staleness and r.step.generation_share >= 0.995:
             x = Reason("why.bottleneck.rollout_gen_async", x.args)
+        elif x.key == "why.placement.colocated_hf" and x.args.get("gather_ms", 0) < 0.5:
+            x = Reason("why.placement.colocated_hf_unsharded", x.args)  # one GPU: nothing to all-gather
         out.append(x)
     return tuple(out)
 

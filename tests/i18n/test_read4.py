@@ -308,3 +308,15 @@ def test_the_default_step_names_the_bottleneck_the_lab_marks() -> None:
     assert r.bottleneck == "policy_update" and r.step.training_s > r.step.generation_s
     assert "so the policy-update node is the one marked as the bottleneck" in _tutorial("en")
     assert "所以被标成「瓶颈」的是「Policy update」节点" in _tutorial("zh")
+
+
+def test_hf_generate_on_one_gpu_gathers_nothing(client) -> None:
+    """One colocated GPU: ZeRO-3 over 1 GPU shards nothing, the model's all-gather is 0 ms; neither the card nor the
+    why-panel speaks of all-gathering sharded weights."""
+    one = DEFAULTS.model_copy(update={"engine": "hf", "placement": "colocated", "gpus": 1})
+    r = evaluate(one)
+    assert r.step.gen.gather_s == 0
+    assert r.decisions["rollout_throughput"].reason == "decision.rollout_throughput.hf_unsharded"
+    body = client.get(f"/zh/?{_q(one)}").text
+    assert "0 毫秒" not in _card(body, "rollout_throughput") and "（0 毫秒）" not in _why(body)
+    assert "不用 all-gather" in _why(body)
