@@ -29,9 +29,12 @@ SOURCES: dict[str, Source] = {
                "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"),
         Source("nvidia_h200", "NVIDIA H200 Tensor Core GPU datasheet",
                "https://www.nvidia.com/en-us/data-center/h200/"),
+        # no public NVIDIA datasheet: a secondary source, Tom's Hardware's report of the HGX H20's retail listing
+        # (its specification table: 96 GB HBM3, 4.0 TB/s, BF16/FP16 tensor 148 TFLOP/s dense); NVLink 900 GB/s as in
+        # the same listing's coverage (e.g. TweakTown, 2024)
         Source("nvidia_h20", "NVIDIA H20 (China-market Hopper): 96 GB HBM3, 4.0 TB/s, 148 TFLOP/s dense FP16/BF16, "
-               "NVLink 900 GB/s — no public NVIDIA datasheet; figures as reported by secondary sources",
-               "https://willitrunai.com/es/gpus/h20-96gb"),
+               "NVLink 900 GB/s — no public NVIDIA datasheet; figures as reported by Tom's Hardware (a secondary source)",
+               "https://www.tomshardware.com/pc-components/gpus/new-nvidia-ai-gpus-designed-to-get-around-us-export-bans-come-to-china-h20-l20-and-l2-to-fill-void-left-by-restricted-models"),
         Source("nvidia_b200", "NVIDIA HGX B200: 180 GB HBM3e, 8 TB/s, 2.25 PFLOP/s dense BF16 (4.5 sparse), "
                "NVLink 5 1.8 TB/s (NVIDIA HGX platform page; per-GPU table in G. Lockwood's notes)",
                "https://www.nvidia.com/en-us/data-center/hgx/"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.assumptions import EVAL_GATE_MAX_STEPS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
 from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
@@ -80,7 +80,11 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
                     tail_pct=step.tail_share * 100)
         if i.engine == "hf":
-            put("rollout_throughput", "needed", "hf", **args)
+            # HF generate all-gathers ZeRO-3-sharded weights only inside a sharded trainer: under separate placement
+            # the generation GPUs hold whole weights, and one colocated GPU has nothing to gather
+            reason = ("hf_separate" if i.placement == "separate" else
+                      "hf_unsharded" if g.gather_s * 1000 < 0.5 else "hf")
+            put("rollout_throughput", "needed", reason, **args)
         elif step.tail_share >= 0.25:
             put("rollout_throughput", "useful", "tail", **args)
         elif lvl == "hot":
@@ -88,7 +92,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         elif lvl == "warn" or step.generation_share >= 0.5:
             put("rollout_throughput", "useful", "warn", **args)
         else:
-            put("rollout_throughput", "trade_off", "ok", **args)
+            # colocated, every phase already runs on every GPU: there is no split to move GPUs across
+            put("rollout_throughput", "trade_off", "ok_colocated" if i.placement == "colocated" else "ok", **args)
 
     # Distributed policy training: sharding, offload, LoRA
     need_gb, need_min, fits = (dpo.per_gpu_gb * i.gpus, dpo.min_gpus, dpo.fits) if stage == "dpo" else (
@@ -131,8 +136,9 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
         elif grpo:
-            # against verl's default 0.001 and DeepSeekMath's 0.04: at or below the one, between, above the other
-            reason = "grpo" if i.kl <= KL_REFERENCE_GRPO else ("grpo_mid" if i.kl <= DEEPSEEKMATH_KL else "grpo_high")
+            # against verl's default 0.001 and DeepSeekMath's 0.04: below the one, at it, between, above the other
+            reason = ("grpo_low" if i.kl < KL_REFERENCE_GRPO else "grpo" if i.kl == KL_REFERENCE_GRPO else
+                      "grpo_mid" if i.kl <= DEEPSEEKMATH_KL else "grpo_high")
             put("kl_control", "useful" if reason != "grpo_high" else "trade_off", reason, **args)
         else:
             put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
@@ -143,7 +149,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     else:
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
-                    hours=meters["eval_need"].figure_args.get("hours", 0))
+                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS)
         unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
         if gated:
             put("eval_gating", "useful", "gated" + unit, **args)

@@ -618,7 +618,7 @@ def _verl(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | None]: 
     b.note(_batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
            target=TARGET_BATCH_SEQUENCES)
     if prompts * rl.group != layout.rollouts:
-        b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=prompts * rl.group)
+        b.note(_rounded_key(rl), rollouts=layout.rollouts, used=prompts * rl.group)
     if layout.tuning == "lora":
         b.note("launch.note.verl_lora", rank=LORA_RANK, alpha=LORA_ALPHA)
     if layout.arch in MOE_ARCHS:
@@ -732,7 +732,7 @@ def _openrlhf(layout: LaunchLayout, rl: _Rl) -> tuple[Command | None, Note | Non
         b.note("launch.note.scoring_gpus_idle", gpus=layout.scoring_gpus)
     b.note(_batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
-        b.note("launch.note.rollouts_rounded", rollouts=layout.rollouts, used=samples)
+        b.note(_rounded_key(rl), rollouts=layout.rollouts, used=samples)
     _common_notes(b, layout, rl)
     return b.command(OPENRLHF_VERSION, LAUNCHERS["openrlhf.train_ppo_ray"][0]), None
 
@@ -801,6 +801,11 @@ def launch_commands(layout: LaunchLayout) -> Launch:
     return Launch(verl, openrlhf, verl_why, openrlhf_why)
 
 
+def _rounded_key(rl: _Rl) -> str:
+    """The note for a rounded rollout count: GRPO also keeps whole groups of responses together."""
+    return "launch.note.rollouts_rounded_grpo" if rl.grpo else "launch.note.rollouts_rounded"
+
+
 def all_note_keys() -> frozenset[str]:
     """Every catalogue key this module can emit (notes and reasons), for the catalogue tests."""
     return frozenset({
@@ -810,6 +815,7 @@ def all_note_keys() -> frozenset[str]:
         "launch.reason.async_needs_separate", "launch.reason.not_whole_nodes", "launch.reason.batch_not_divisible",
         "launch.reason.training_split", "launch.reason.scoring_split",
         "launch.note.placeholders", "launch.note.custom_model", "launch.note.rollouts_rounded",
+        "launch.note.rollouts_rounded_grpo",
         "launch.note.no_reference", "launch.note.max_lengths", "launch.note.ray_cluster",
         "launch.note.verl_ref_offload", "launch.note.critic_from_reward_model", "launch.note.critic_from_policy",
         "launch.note.verl_reward_model", "launch.note.verl_verifier", "launch.note.verl_trainer_pool",

@@ -67,9 +67,12 @@ def rollout_load(generation_s: float, generation_gpu_s: float, share: float, act
     """Generation wall-clock seconds per PPO step on a log scale, 1 s → 0, 1 h → 100."""
     if not active:
         return _meter("rollout_load", 0, None, "meter.rollout_load.figure_none", {}, "meter.rollout_load.formula", {})
+    # the step is generation when scoring and training hide behind it (staleness ≥ 1): "100 % of the step" would
+    # read as a bug, so the figure says the step is as long as generation
+    figure = "meter.rollout_load.figure_all" if share >= 0.995 else "meter.rollout_load.figure"
     return _meter(
         "rollout_load", log_scale(generation_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
-        "meter.rollout_load.figure",
+        figure,
         {"seconds": generation_s, "gpu_seconds": generation_gpu_s, "share": share * 100},
         "meter.time.formula", {"seconds": generation_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
     )
@@ -105,10 +108,32 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
     lvl = "hot" if not fits else level(pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
     args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
             "pct": pct, "min_gpus": min_gpus or 0, "what": what}
-    figure = "meter.train_memory.figure" if fits else (
+    # an RL loop's fullest GPU leaves out the engine's KV cache, which takes whatever memory is left (paged): the
+    # memory panel's lanes add it, so the meter says it is not counted
+    rl = what in ("ppo", "grpo")
+    figure = ("meter.train_memory.figure_rl" if rl else "meter.train_memory.figure") if fits else (
         "meter.train_memory.figure_nofit" if min_gpus else "meter.train_memory.figure_never")
     return _meter("train_memory", pct if fits else 100, lvl, figure, args, "meter.train_memory.formula",
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
+
+
+def memory_what(method: str, reference: bool, reward_model: bool) -> str:
+    """The ``what`` of the memory figure (``enum.what.<what>``): the models whose states it counts.
+
+    ``train_memory`` is given the method only; the page names the models themselves, so a GRPO state with a reward
+    model says so, and a state with β = 0 (or LoRA: the reference is the base with its adapters off) has no
+    reference copy.
+
+    >>> memory_what("grpo", True, True), memory_what("grpo", True, False), memory_what("ppo", False, False)
+    ('grpo_rm', 'grpo', 'ppo_noref_verifier')
+    >>> memory_what("ppo", True, True), memory_what("dpo", True, False)
+    ('ppo', 'dpo')
+    """
+    if method not in ("ppo", "grpo"):
+        return method
+    if method == "grpo":
+        return "grpo" + ("_rm" if reward_model else "") + ("" if reference else "_noref")
+    return "ppo" + ("" if reference else "_noref") + ("" if reward_model else "_verifier")
 
 
 def kl_reference(method: str) -> float:

@@ -29,6 +29,7 @@ class Control:
     ladder: str = ""       # the slider's notches as JSON (app.js reads it)
     index: int = 0         # the notch nearest the value
     last: int = 0
+    shows_unit: bool = True  # False for a dimensionless coefficient whose label names it (KL penalty β): no "0.02 β"
 
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
@@ -50,7 +51,8 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
                 "number", name, spec.group, fmt_param(value), min=fmt_param(spec.minimum),
                 max=fmt_param(spec.maximum), step="1" if spec.integer else "any", ladder=LADDER_JSON[name],
                 index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1,
-                disabled=name == "policy_b" and inputs.arch != "custom", changed=changed))
+                disabled=name == "policy_b" and inputs.arch != "custom", changed=changed,
+                shows_unit=spec.unit != "β"))
         else:
             spec = CHOICE_SPECS[name]
             out.append(Control("choice", name, spec.group, value, choices=spec.choices, changed=changed))
@@ -123,7 +125,10 @@ def _shown(value: float) -> str:
 
 # the teaching assumptions and sourced constants, in the model's order; their words (what, unit, basis) are catalogue
 # text: assumption.<key>.label / .why / .value and source.<id>.title
-ASSUMPTION_ROWS = tuple({"key": c.key, "value": _shown(c.value), "source": c.source} for c in CONSTANTS.values())
+# ``pct`` and ``us`` are the value × 100 and × 10⁶, for the rows whose text gives a fraction as a percentage
+# (0.005 → "0.5%") or seconds as microseconds (0.00001 → "10 µs")
+ASSUMPTION_ROWS = tuple({"key": c.key, "value": _shown(c.value), "pct": c.value * 100, "us": c.value * 1e6,
+                         "source": c.source} for c in CONSTANTS.values())
 
 
 def other(lang: str) -> str:

@@ -119,6 +119,15 @@ def version_line(version: str, lang: str) -> Text:
     return Text("launch.version", (("version", version),))
 
 
+def _for_commands(note: Note, launch) -> Note:  # noqa: ANN001 - app.model.launch.Launch
+    """A mapping note as the page's commands need it: the prompt-length note names only the flags of the commands
+    the page shows (verl's ``data.max_prompt_length``, OpenRLHF's ``--data.max_len``)."""
+    if note.key != "launch.map.prompt_max" or (launch.verl is None) == (launch.openrlhf is None):
+        return note
+    return Note("launch.map.prompt_max_verl" if launch.openrlhf is None else "launch.map.prompt_max_openrlhf",
+                note.args)
+
+
 def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> LaunchPage:
     query = canonical_query(result.inputs)
     refusal = layout_refusal(result)
@@ -129,7 +138,7 @@ def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> Launc
         launch = launch_commands(layout_from(result))
         panels = (_panel("verl", "verl", launch.verl, launch.verl_reason, lang),
                   _panel("openrlhf", "OpenRLHF", launch.openrlhf, launch.openrlhf_reason, lang))
-        notes = tuple(_text(n, lang) for n in layout_notes(result))
+        notes = tuple(_text(_for_commands(n, launch), lang) for n in layout_notes(result))
     return LaunchPage(
         lang=lang, other_lang=other(lang), result=result, notices=notices,
         lab_url=f"/{lang}/?{query}", switch_url=f"/{other(lang)}/launch?{query}", self_url=f"/{lang}/launch?{query}",

@@ -21,6 +21,11 @@ Re-recorded once, deliberately, for the third native read of the zh pages (issue
 text keys and their arguments did — the scoring meter's figure key (all of it hidden / nothing overlaps), the
 decisions' reasons and arguments (GRPO's Reward model vs DPO and KL cards, DPO's eval card, and the DPO state's
 Reward model vs DPO card now quoting the PPO counterpart: 252 GB and its step instead of 140 GB).
+Re-recorded once, deliberately, for the fourth native read (docs/i18n/reads/zh-read-4.md): no physics figure moved
+(physics.py and evaluate.py untouched); only text keys and arguments did — the train_memory meter's figure key in
+an RL loop (figure_rl: the KV cache is not counted), the rollout meter's when the step is generation (figure_all),
+the eval card's new ``gate_every`` argument, and the decisions' reasons where they now follow the state
+(hf_separate / hf_unsharded, ok_colocated, grpo_low) in the random sample.
 """
 
 from __future__ import annotations

@@ -695,11 +695,12 @@ def test_the_rm_vs_dpo_card_under_grpo_without_a_reference() -> None:
 
 @pytest.mark.parametrize(
     ("kl", "reason", "ratio"),
-    [(0.0005, "grpo", 0.5), (0.001, "grpo", 1.0), (0.02, "grpo_mid", 20.0), (0.04, "grpo_mid", 40.0),
+    [(0.0005, "grpo_low", 0.5), (0.001, "grpo", 1.0), (0.02, "grpo_mid", 20.0), (0.04, "grpo_mid", 40.0),
      (0.1, "grpo_high", 100.0)],
 )
 def test_the_kl_card_under_grpo_follows_beta(kl: float, reason: str, ratio: float) -> None:
-    """Against verl's default kl_loss_coef 0.001 and DeepSeekMath's 0.04: β = 0.02 is 0.02 / 0.001 = 20× the one."""
+    """Against verl's default kl_loss_coef 0.001 and DeepSeekMath's 0.04: β = 0.02 is 0.02 / 0.001 = 20× the one;
+    below the default (0.0005) and at it (0.001) are two texts: the card says "is verl's default" only when it is."""
     d = evaluate(w(method="grpo", reward="verifier", kl=kl)).decisions["kl_control"]
     assert d.reason == f"decision.kl_control.{reason}"
     assert (d.args["verl_kl"], d.args["deepseekmath_kl"]) == (0.001, 0.04)

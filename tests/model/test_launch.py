@@ -440,10 +440,12 @@ def test_rollouts_are_rounded_to_whole_groups_and_equal_shares_of_the_trainer():
     # 500 rollouts / 8 per prompt = 62 prompts (496 rollouts); 62 · 8 = 496 splits over 8 GPUs
     launch = launch_commands(layout("grpo", rollouts=500, group=8))
     assert verl_values(launch.verl)["data.train_batch_size"] == "62"
-    assert Note("launch.note.rollouts_rounded", (("rollouts", 500), ("used", 496))) in launch.verl.notes
+    # (GRPO keeps whole groups: the note says so; PPO's note has no word about groups)
+    assert Note("launch.note.rollouts_rounded_grpo", (("rollouts", 500), ("used", 496))) in launch.verl.notes
     # verl's trainer pool of 2 scoring + 4 training = 6 GPUs: 512 prompts → 510 (the largest multiple of 6)
     launch = launch_commands(layout("ppo", "separate", 8, split=(2, 2, 4), staleness=1))
     assert verl_values(launch.verl)["data.train_batch_size"] == "510"
+    assert Note("launch.note.rollouts_rounded", (("rollouts", 512), ("used", 510))) in launch.verl.notes
     # OpenRLHF's actor has 2 of the 4 training GPUs: 512 splits evenly, nothing rounded
     assert orlhf_values(launch.openrlhf)["--rollout.batch_size"] == "512"
     assert "launch.note.rollouts_rounded" not in keys(launch.openrlhf)

@@ -29,7 +29,9 @@ APP = templating.ROOT
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 NOTICE_KINDS = ("below_min", "above_max", "invalid", "unknown_choice", "separate_needs_gpus")
 BOUNDS = ("memory", "compute", "host_link", "none")
-WHATS = ("ppo", "grpo", "dpo", "rm", "sft")
+# the model's memory labels, and the page's finer ones naming the models counted (app.model.meters.memory_what)
+WHATS = ("ppo", "grpo", "dpo", "rm", "sft", "grpo_rm", "grpo_noref", "grpo_rm_noref", "ppo_verifier", "ppo_noref",
+         "ppo_noref_verifier")
 RULES = ("instructgpt", "dpo", "ppo", "vllm")
 LEVELS = ("ok", "warn", "hot")
 
@@ -120,6 +122,7 @@ FAMILIES: dict[str, list[str]] = {
     "method.short.*": _keys("method.short.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "form.group.*_note": _keys("form.group.*_note", *FORM_GROUPS[1:]),
     "est.layout.*": _keys("est.layout.*", "searched", "fixed", "unfit"),
+    "est.phase.gen*": _keys("est.phase.gen*", "", "_all"),  # _all: the step is generation (staleness ≥ 1)
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
     "est.run.*": _keys("est.run.*", "rl", "dpo"),
     "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
