@@ -93,8 +93,10 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     )
     if rl_loop:
         fits = memory.fits
+        what = meters.memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
+                                  memory.models.reward_gb > 0)
         mem_meter = meters.train_memory(memory.peak_per_gpu_gb, usable, memory.total_gb, i.gpus, gpu.memory_gb,
-                                        fits, memory.min_gpus, "grpo" if i.method == "grpo" else "ppo")
+                                        fits, memory.min_gpus, what)
     elif is_dpo:
         fits = dpo_cost.fits
         mem_meter = meters.train_memory(dpo_cost.per_gpu_gb + dpo_cost.activation_gb + dpo_cost.logits_gb, usable,
@@ -136,7 +138,10 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
     out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
                                           "demos": i.demos})]
     if stage in RL_LOOP_STAGES:
-        out.append(Reason(f"why.bottleneck.{bottleneck}", {
+        # generation ahead of the step with everything else behind it: the step *is* generation (not "the 83 s step
+        # spends 83 s (100 %) generating")
+        whole = bottleneck == "rollout_gen" and i.staleness and step.generation_share >= 0.995
+        out.append(Reason("why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}", {
             "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
             "epochs": i.epochs}))
@@ -146,7 +151,10 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
                 "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
                 "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))
         else:
-            out.append(Reason("why.placement.colocated" if i.engine == "vllm" else "why.placement.colocated_hf", {
+            key = "why.placement.colocated" if i.engine == "vllm" else (
+                "why.placement.colocated_hf" if step.gen.gather_s * 1000 >= 0.5 else
+                "why.placement.colocated_hf_unsharded")  # one GPU: nothing to all-gather
+            out.append(Reason(key, {
                 "gpus": i.gpus, "tp": step.gen.tensor_parallel, "batch": step.gen.batch, "sync_s": step.sync_s,
                 "gather_ms": step.gen.gather_s * 1000}))
         if step.tail_s > 0:

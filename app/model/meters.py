@@ -110,7 +110,7 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
             "pct": pct, "min_gpus": min_gpus or 0, "what": what}
     # an RL loop's fullest GPU leaves out the engine's KV cache, which takes whatever memory is left (paged): the
     # memory panel's lanes add it, so the meter says it is not counted
-    rl = what in ("ppo", "grpo")
+    rl = what.startswith(("ppo", "grpo"))
     figure = ("meter.train_memory.figure_rl" if rl else "meter.train_memory.figure") if fits else (
         "meter.train_memory.figure_nofit" if min_gpus else "meter.train_memory.figure_never")
     return _meter("train_memory", pct if fits else 100, lvl, figure, args, "meter.train_memory.formula",
@@ -120,9 +120,8 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
 def memory_what(method: str, reference: bool, reward_model: bool) -> str:
     """The ``what`` of the memory figure (``enum.what.<what>``): the models whose states it counts.
 
-    ``train_memory`` is given the method only; the page names the models themselves, so a GRPO state with a reward
-    model says so, and a state with β = 0 (or LoRA: the reference is the base with its adapters off) has no
-    reference copy.
+    A GRPO state with a reward model says so, and a state with β = 0 (or LoRA: the reference is the base with its
+    adapters off) has no reference copy; ``evaluate`` gives it to ``train_memory`` (and so to the why-panel's line).
 
     >>> memory_what("grpo", True, True), memory_what("grpo", True, False), memory_what("ppo", False, False)
     ('grpo_rm', 'grpo', 'ppo_noref_verifier')

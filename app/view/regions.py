@@ -14,7 +14,7 @@ from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice
-from app.model.meters import METER_IDS, Meter, memory_what
+from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics import kv_bytes_per_token, policy_arch
 from app.model.stages import NODE_IDS, EdgeState, NodeState
@@ -184,38 +184,6 @@ def _vs(r: Result) -> EstVsVM:
                    r.step.total_s, r.step.generation_s, r.inputs.rollouts, method, r.memory.fits, r.dpo.fits)
 
 
-def _memory_what(r: Result) -> str:
-    """The models the memory figure counts (``enum.what.*``): the model gives the method, the page names the
-    models whose states the figure holds (a GRPO state with a reward model, a state with no reference copy)."""
-    what = r.meters["train_memory"].figure_args.get("what", "")
-    models = r.memory.models
-    return memory_what(what, models.reference_gb > 0, models.reward_gb > 0)
-
-
-def page_meter(r: Result, meter_id: str) -> Meter:
-    """A meter as the page shows it: the memory meter names the models it counts (``_memory_what``)."""
-    m = r.meters[meter_id]
-    if meter_id != "train_memory":
-        return m
-    return m._replace(figure_args={**m.figure_args, "what": _memory_what(r)})
-
-
-def page_reasons(r: Result) -> tuple[Reason, ...]:
-    """The why-panel's reasons as the page shows them: the memory line names the models it counts, and when
-    scoring and training hide behind generation (staleness ≥ 1) the bottleneck line says the step is generation
-    instead of "the 83 s step spends 83 s (100 %) generating"; HF generate on one GPU gathers nothing."""
-    out = []
-    for x in r.reasons:
-        if x.key.startswith("why.memory."):
-            x = Reason(x.key, {**x.args, "what": _memory_what(r)})
-        elif x.key == "why.bottleneck.rollout_gen" and r.inputs.staleness and r.step.generation_share >= 0.995:
-            x = Reason("why.bottleneck.rollout_gen_async", x.args)
-        elif x.key == "why.placement.colocated_hf" and x.args.get("gather_ms", 0) < 0.5:
-            x = Reason("why.placement.colocated_hf_unsharded", x.args)  # one GPU: nothing to all-gather
-        out.append(x)
-    return tuple(out)
-
-
 def _layout_case(r: Result) -> str:
     """How the chosen split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): the model searches only among layouts that
     fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
@@ -240,7 +208,7 @@ def strip(r: Result) -> StripVM:
 
 def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str, Region]:
     """A state's regions after a move: the why-panel also says what moved (``change``)."""
-    why = Region("why", "live-why", WhyVM(page_reasons(r), change, r.stage, r.bottleneck))
+    why = Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck))
     return {k: (why if k == "live-why" else v) for k, v in regions.items()}
 
 
@@ -256,7 +224,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
     ]
     regions += [Region("node", f"dg-n-{k}", NodeVM(k, r.nodes[k])) for k in NODE_IDS]
     regions += [Region("edge", f"dg-e-{e.id}", e) for e in r.edges]
-    regions += [Region("meter", f"meter-{k}", MeterVM(k, page_meter(r, k), focus == k, BANDS[k])) for k in METER_IDS]
+    regions += [Region("meter", f"meter-{k}", MeterVM(k, r.meters[k], focus == k, BANDS[k])) for k in METER_IDS]
     regions += [
         Region("est_head", "est-head", EstHeadVM(i.gpus, i.gpu, i.placement)),
         Region("est_step", "est-step", EstStepVM(
@@ -268,7 +236,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
         Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours, r.run.gpu_hours, i.prompts, i.pairs,
                                               i.epochs, i.gpus)),
         Region("est_vs", "est-vs", _vs(r)),
-        Region("why", "live-why", WhyVM(page_reasons(r), None, r.stage, r.bottleneck)),
+        Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
     ]
     regions += [Region("decision", f"decision-{k}", DecisionVM(k, r.decisions[k])) for k in DECISION_IDS]
     return {reg.dom_id: reg for reg in regions}
