@@ -58,3 +58,53 @@ def test_notices_use_the_forms_labels(client, lang: str, query: str, expected: s
     assert any(expected in n for n in notices), notices
     assert not any(re.search(r"= (separate|colocated)\b", n) for n in notices), notices
     assert not any(" 。" in n for n in notices), notices
+
+
+# --- 2. one GPU: no "each", no "the fullest of 1", no "these GPUs" -------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "bad", "good"), [
+    ("zh", ("每张要装", "卡里最满的一张", "这些卡上"), ("单张 80 GB 卡要装 112 GB", "这张卡上每个 epoch")),
+    ("en", ("per GPU on 1 ×", "the fullest of 1", "on these GPUs"), ("on one 80 GB GPU", "on this GPU")),
+])
+def test_one_gpu_is_not_worded_as_many(client, lang: str, bad: tuple, good: tuple) -> None:
+    """Step 2: SFT of a 7B policy on one A100 80GB: 7e9 × 16 B = 112 GB of states on the one card (156 % of 72 GB)."""
+    r = evaluate(STEP[2])
+    assert r.meters["train_memory"].figure == "meter.train_memory.figure_nofit_one"
+    assert [x.key for x in r.reasons][-1] == "why.memory.tight_one"
+    body = _text(client.get(f"/{lang}/?{_q(STEP[2])}").text)
+    assert not [b for b in bad if b in body] and all(g in body for g in good)
+
+
+# --- 3. model states that do not fit: the bottleneck is memory -----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_state_that_does_not_fit_says_memory_is_the_bottleneck(client, lang: str) -> None:
+    """PPO 7B/7B on 2 × A100 80GB (colocated): 252 GB of states, 143 GB on the fullest GPU, at least 5 GPUs.  Before:
+    「瓶颈是 policy update……generation 用 33 小时（100%）」 and the card "add generation GPUs or shorten responses"."""
+    two = DEFAULTS.model_copy(update={"gpus": 2, "placement": "colocated"})
+    r = evaluate(two)
+    assert not r.memory.fits
+    assert r.reasons[1].key == "why.bottleneck.nofit" and r.reasons[1].args["min_gpus"] == 5
+    assert r.decisions["rollout_throughput"].reason == "decision.rollout_throughput.nofit"
+    body = client.get(f"/{lang}/?{_q(two)}").text
+    why, card = _why(body), _card(body, "rollout_throughput")
+    if lang == "zh":
+        assert "瓶颈是显存" in why and "至少 5 张" in why and "（100%）" not in why
+        assert "先让模型状态放得下" in card and "加 generation GPU，或者把回答缩短" not in card
+    else:
+        assert "Bottleneck: memory" in why and "at least 5" in why and "(100%)" not in why
+        assert "Make the states fit first" in card and "Add generation GPUs or shorten" not in card
+
+
+# --- 4. the asynchronous step is generation: the card says so, not "(100 %)" ----------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "good"), [("zh", "异步后 step 就等于它"), ("en", "the step is as long as generation")])
+def test_the_async_generation_card_has_no_hundred_per_cent(client, lang: str, good: str) -> None:
+    """Step 12 (staleness 1, separate): generation ≈ 83 s is the step; scoring + training hide behind it."""
+    r = evaluate(STEP[12])
+    assert r.step.generation_share >= 0.995
+    card = _card(client.get(f"/{lang}/?{_q(STEP[12])}").text, "rollout_throughput")
+    assert good in card and "100%" not in card
