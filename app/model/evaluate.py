@@ -137,7 +137,7 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
     """Why the page looks as it does, most important first."""
     one = "_one" if i.gpus == 1 else ""  # one card: "this GPU", not "these GPUs" or "the fullest of 1"
     out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
-                                          "demos": i.demos})]
+                                          "demos": i.demos, "share": step.generation_share * 100})]
     if stage in RL_LOOP_STAGES:
         # generation ahead of the step with everything else behind it: the step *is* generation (not "the 83 s step
         # spends 83 s (100 %) generating")

@@ -108,3 +108,45 @@ def test_the_async_generation_card_has_no_hundred_per_cent(client, lang: str, go
     assert r.step.generation_share >= 0.995
     card = _card(client.get(f"/{lang}/?{_q(STEP[12])}").text, "rollout_throughput")
     assert good in card and "100%" not in card
+
+
+# --- 5. step 5's stage text follows the model: generation is 37 % of the step, not "the bulk" ----------------------
+
+
+@pytest.mark.parametrize(("lang", "bad"), [("zh", ("占了 step 的大头", "要重点扩容")),
+                                           ("en", ("because it dominates the step", "make generation the part"))])
+def test_step_5_does_not_say_generation_dominates(client, lang: str, bad: tuple) -> None:
+    """Step 5 (2,048 rollouts, 16 × A100, separate): generation ≈ 2.7 min of ≈ 7 min (37 %), the bottleneck is policy
+    update; the why-panel's stage line quotes the share."""
+    r = evaluate(STEP[5])
+    assert r.bottleneck == "policy_update" and r.step.generation_share < 0.5
+    body = client.get(f"/{lang}/?{_q(STEP[5])}").text
+    assert not [b for b in bad if b in _text(body)]
+    share = f"{100 * r.step.generation_share:.0f}%"
+    assert share in _why(body)
+
+
+# --- 6. step 4: the KV cache is on the generation GPU, not the training card ---------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在 generation 那张卡上（53 GB）"),
+                                            ("en", "not on the training GPUs but on the generation GPU (53 GB)")])
+def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good: str) -> None:
+    """Step 4, separate 1/2/5: training lane 22.4 + 22.4 + 4.5 + 12.6 = 61.9 GB, no KV; the generation lane holds
+    14 GB of weights and ≈ 53 GB of KV cache."""
+    body = _text(client.get(f"/{lang}/?{_q(STEP[4])}").text)
+    assert good in body and "logits 和 KV cache" not in body and "logits and the KV cache" not in body
+
+
+# --- step 9: the cause is the re-searched split, not freed memory --------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "good"), [
+    ("zh", "训练卡从 5 张减到 3 张"), ("en", "cuts the training GPUs from 5 to 3")])
+def test_step_9_says_the_split_moved_gpus_to_generation(client, lang: str, good: str) -> None:
+    """GRPO vs PPO on step 4's workload: the search gives generation 2 GPUs (batch 512, 1 wave) instead of 1 (batch
+    256, 2 waves) and training 3 instead of 5, so generation 117 → 43 s and training only 123 → 102 s."""
+    r = evaluate(STEP[9])
+    assert (r.step.groups.generation, r.step.groups.training, r.step.gen.waves) == (2, 3, 1)
+    body = _text(client.get(f"/{lang}/?{_q(STEP[9])}").text)
+    assert good in body and "显存腾出来给 KV cache" not in body and "more memory free for the KV cache" not in body
