@@ -146,9 +146,10 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # against verl's default 0.001 and DeepSeekMath's 0.04: below the one, at it, between, above the other
             reason = ("grpo_low" if i.kl < KL_REFERENCE_GRPO else "grpo" if i.kl == KL_REFERENCE_GRPO else
                       "grpo_mid" if i.kl <= DEEPSEEKMATH_KL else "grpo_high")
-            put("kl_control", "useful" if reason != "grpo_high" else "trade_off", reason, **args)
+            # the badge follows the meter: a loose constraint (warn) is a trade-off, not "worth doing"
+            put("kl_control", "useful" if reason != "grpo_high" and lvl != "warn" else "trade_off", reason, **args)
         else:
-            put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
+            put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
 
     # Eval + safety gating
     if not (rl_loop or stage == "dpo"):

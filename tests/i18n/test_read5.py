@@ -150,3 +150,56 @@ def test_step_9_says_the_split_moved_gpus_to_generation(client, lang: str, good:
     assert (r.step.groups.generation, r.step.groups.training, r.step.gen.waves) == (2, 3, 1)
     body = _text(client.get(f"/{lang}/?{_q(STEP[9])}").text)
     assert good in body and "显存腾出来给 KV cache" not in body and "more memory free for the KV cache" not in body
+
+
+# --- 7–10: DPO eval card, DPO KL badge, the state's models beside DPO, the refit line -------------------------------
+
+GRPO_PRESET = {"arch": "qwen3_8b", "policy_b": 8.2, "method": "grpo", "group": 8, "reward": "verifier", "kl": 0.001,
+               "rollouts": 1024, "prompt_tokens": 256, "response_tokens": 2048, "response_max_tokens": 8192,
+               "placement": "colocated", "gpu": "h100_80g", "gpus": 16, "eval_every": 10}
+
+
+def test_the_dpo_eval_card_says_what_goes_unchecked(client) -> None:
+    """DPO every 100 steps: 100 × 64 = 6,400 pairs between evals; 「漏检的不多」 named nothing."""
+    dpo = DEFAULTS.model_copy(update={"method": "dpo", "kl": 0.1})
+    card = _card(client.get(f"/zh/?{_q(dpo)}").text, "eval_gating")
+    assert "漏掉退化的风险不大" in card and "漏检的不多" not in card and "6,400 对" in card
+
+
+def test_a_loose_dpo_beta_is_not_badged_worth_doing() -> None:
+    """DPO at β = 0.02: the KL meter reads 71 (warn), the card warns 「约束偏松」: the badge is a trade-off."""
+    r = evaluate(DEFAULTS.model_copy(update={"method": "dpo", "kl": 0.02}))
+    d = r.decisions["kl_control"]
+    assert r.meters["kl_risk"].level == "warn" and d.reason == "decision.kl_control.warn" and d.state == "trade_off"
+
+
+@pytest.mark.parametrize(("changes", "zh"), [
+    ({}, "actor、reference"),                                       # verifier, β = 0.001
+    ({"reward": "model"}, "actor、reference、reward model"),
+    ({"kl": 0}, "actor"),                                           # β = 0 and a verifier: the actor only
+])
+def test_the_models_beside_dpo_are_this_states(client, changes: dict, zh: str) -> None:
+    query = urlencode({**GRPO_PRESET, **changes})
+    m = re.search(r"显存里的模型</th><td>(.*?)</td>", client.get(f"/zh/?{query}").text)
+    assert m and _text(m.group(1)) == zh
+
+
+@pytest.mark.parametrize(("lang", "good", "bad"), [("zh", "见教程第 15.2 节", "见教程 15.2）"),
+                                                   ("en", "not included", "also reshards")])
+def test_the_refit_line_counts_one_thing_once(client, lang: str, good: str, bad: str) -> None:
+    body = _text(client.get(f"/{lang}/?{urlencode(GRPO_PRESET)}").text)
+    line = next(s for s in re.split(r"(?<=[）)])\s", body) if "refit" in s.lower() and "NVLink" in s)
+    assert good in body and bad not in body and line.count("重新切分") <= 1
+
+
+# --- meaning #6: the memory meter and the memory panel say what each counts ---------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "lane"), [("zh", "每张 GPU（共 16 张；generation 时，含 KV cache） · 30.9 GB"),
+                                            ("en", "Every GPU (16; while generating, with the KV cache) · 30.9 GB")])
+def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, lane: str) -> None:
+    """GRPO preset, colocated on 16 H100: the meter's fullest GPU is the training phase without the KV cache,
+    147.6 / 16 + 4.8 (activations) + 14.9 (logits) ≈ 29 GB; the panel's lane is the generation phase,
+    9.225 + 2.05 (engine weights) + 19.6 (KV cache) ≈ 30.9 GB."""
+    body = _text(client.get(f"/{lang}/?{urlencode(GRPO_PRESET)}").text)
+    assert lane in body and "29 GB" in body
