@@ -203,3 +203,12 @@ def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, l
     9.225 + 2.05 (engine weights) + 19.6 (KV cache) ≈ 30.9 GB."""
     body = _text(client.get(f"/{lang}/?{urlencode(GRPO_PRESET)}").text)
     assert lane in body and "29 GB" in body
+
+
+# --- runner-up: DPO's memory lane names the policy, not an actor ---------------------------------------------------
+
+
+def test_the_dpo_memory_lane_names_the_policy(client) -> None:
+    """Step 8 (DPO, 16 × A100): 7e9 × 16 B / 16 = 7 GB of policy states per GPU; DPO has no actor."""
+    body = _text(client.get(f"/zh/?{_q(STEP[8])}").text)
+    assert "policy 状态 7 GB" in body and "actor 状态 7 GB" not in body
