@@ -212,3 +212,10 @@ def test_the_dpo_memory_lane_names_the_policy(client) -> None:
     """Step 8 (DPO, 16 × A100): 7e9 × 16 B / 16 = 7 GB of policy states per GPU; DPO has no actor."""
     body = _text(client.get(f"/zh/?{_q(STEP[8])}").text)
     assert "policy 状态 7 GB" in body and "actor 状态 7 GB" not in body
+
+
+def test_the_colocated_async_card_does_not_apply_colocated_timings_to_separate(client) -> None:
+    """Step 10 (colocated): generation ≈ 47 s and scoring + training ≈ 32 s are the colocated timings; under separate
+    placement (step 11) they are ≈ 83 s and ≈ 65 s, so the card must not say those two would overlap."""
+    card = _card(client.get(f"/zh/?{_q(STEP[10])}").text, "sync_vs_async")
+    assert "那时 generation" not in card and "当前同卡部署的" in card
