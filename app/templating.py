@@ -75,6 +75,19 @@ def _shown_value(value, name: str, t) -> str:  # noqa: ANN001
     return fmt_param(value)
 
 
+def notice_text(n, t) -> Markup:  # noqa: ANN001
+    """One notice (``inputs.Notice``) as the page says it: the parameter by its form label, a choice by the label
+    its radio shows, the URL name in <code> (a compare page's right side names its ``b_`` field)."""
+    name = n.field.removeprefix("b_")
+    key = "walk.heading" if name == "step" else f"input.{name}.label"  # step: the walkthrough's
+    label = t("ui.quoted_label", label=t(key))
+    choices = next((c.choices for c in CHOICES if c.name == name), ())
+    shown = {v: (_shown_value(v, name, t) if v in choices else v) for v in (n.given, n.used)}
+    return t.markup(f"notice.{n.kind}", field=n.field, label=label, given=n.given, used=n.used,
+                    given_label=shown[n.given], used_label=shown[n.used])
+
+
+env.filters["notice"] = notice_text
 env.filters["targs"] = t_args
 env.filters["shown_value"] = _shown_value
 env.filters["input_labels"] = _input_labels

@@ -78,8 +78,12 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=g.tensor_parallel,
                     replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
-                    tail_pct=step.tail_share * 100)
-        if i.engine == "hf":
+                    tail_pct=step.tail_share * 100, peak_gb=memory.peak_per_gpu_gb)
+        whole = i.staleness and step.generation_share >= 0.995  # asynchronous: the step is generation
+        if not memory.fits:
+            # the model states do not fit: the engine is left a batch of one, so its speed is not the problem
+            put("rollout_throughput", "needed", "nofit", **args)
+        elif i.engine == "hf":
             # HF generate all-gathers ZeRO-3-sharded weights only inside a sharded trainer: under separate placement
             # the generation GPUs hold whole weights, and one colocated GPU has nothing to gather
             reason = ("hf_separate" if i.placement == "separate" else
@@ -87,6 +91,9 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             put("rollout_throughput", "needed", reason, **args)
         elif step.tail_share >= 0.25:
             put("rollout_throughput", "useful", "tail", **args)
+        elif whole:
+            # not "83 s per step (100 %)": scoring and training hide behind it, the step is as long as generation
+            put("rollout_throughput", "needed" if lvl == "hot" else "useful", "async", **args)
         elif lvl == "hot":
             put("rollout_throughput", "needed", "hot", **args)
         elif lvl == "warn" or step.generation_share >= 0.5:
@@ -139,9 +146,10 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # against verl's default 0.001 and DeepSeekMath's 0.04: below the one, at it, between, above the other
             reason = ("grpo_low" if i.kl < KL_REFERENCE_GRPO else "grpo" if i.kl == KL_REFERENCE_GRPO else
                       "grpo_mid" if i.kl <= DEEPSEEKMATH_KL else "grpo_high")
-            put("kl_control", "useful" if reason != "grpo_high" else "trade_off", reason, **args)
+            # the badge follows the meter: a loose constraint (warn) is a trade-off, not "worth doing"
+            put("kl_control", "useful" if reason != "grpo_high" and lvl != "warn" else "trade_off", reason, **args)
         else:
-            put("kl_control", "useful", "warn" if lvl == "warn" else "ok", **args)
+            put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
 
     # Eval + safety gating
     if not (rl_loop or stage == "dpo"):

@@ -135,16 +135,22 @@ def evaluate(inputs: WorkloadInputs) -> Result:
 
 def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -> tuple[Reason, ...]:
     """Why the page looks as it does, most important first."""
+    one = "_one" if i.gpus == 1 else ""  # one card: "this GPU", not "these GPUs" or "the fullest of 1"
     out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
-                                          "demos": i.demos})]
+                                          "demos": i.demos, "share": step.generation_share * 100})]
     if stage in RL_LOOP_STAGES:
         # generation ahead of the step with everything else behind it: the step *is* generation (not "the 83 s step
         # spends 83 s (100 %) generating")
         whole = bottleneck == "rollout_gen" and i.staleness and step.generation_share >= 0.995
-        out.append(Reason("why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}", {
+        # model states that do not fit: the bottleneck is memory, and the timings below it are only indicative (the
+        # engine is left a batch of one), not "policy update … generation 33 h (100 %)"
+        key = ("why.bottleneck.nofit" if mem_meter.figure_args["min_gpus"] else "why.bottleneck.nofit_never") if (
+            not memory.fits) else ("why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
+        out.append(Reason(key, {
             "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
-            "epochs": i.epochs}))
+            "epochs": i.epochs, "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"],
+            "min_gpus": mem_meter.figure_args["min_gpus"]}))
         if i.placement == "separate":
             out.append(Reason("why.placement.separate", {
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,
@@ -165,9 +171,9 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
         out.append(Reason("why.dpo.removes", {"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
                                               "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs}))
     elif stage == "reward_model":
-        out.append(Reason("why.offline.rm", {"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b}))
+        out.append(Reason("why.offline.rm" + one, {"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b}))
     else:
-        out.append(Reason("why.offline.sft", {"sft_s": offline.sft_epoch_s, "demos": i.demos}))
+        out.append(Reason("why.offline.sft" + one, {"sft_s": offline.sft_epoch_s, "demos": i.demos}))
     args = dict(mem_meter.figure_args)
-    out.append(Reason("why.memory.fits" if mem_meter.level != "hot" else "why.memory.tight", args))
+    out.append(Reason(("why.memory.fits" if mem_meter.level != "hot" else "why.memory.tight") + one, args))
     return tuple(out)

@@ -113,7 +113,10 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
     rl = what.startswith(("ppo", "grpo"))
     figure = ("meter.train_memory.figure_rl" if rl else "meter.train_memory.figure") if fits else (
         "meter.train_memory.figure_nofit" if min_gpus else "meter.train_memory.figure_never")
-    return _meter("train_memory", pct if fits else 100, lvl, figure, args, "meter.train_memory.formula",
+    if gpus == 1 and figure != "meter.train_memory.figure_never":
+        figure += "_one"  # one card: no "fullest of", no "each" (「1 张卡里最满的一张」)
+    formula = "meter.train_memory.formula_one" if gpus == 1 else "meter.train_memory.formula"
+    return _meter("train_memory", pct if fits else 100, lvl, figure, args, formula,
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
 
 

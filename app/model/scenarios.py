@@ -128,8 +128,9 @@ def _step3(r: Result) -> dict[str, float]:
 
 
 def _step4(r: Result) -> dict[str, float]:
+    gen = {part: gb for lane in r.memory_lanes if lane.lane == "gen" for part, gb in lane.parts}
     return {**_phases(r), **_memory(r), "train_per_gpu_gb": r.memory.training_per_gpu_gb, "gpus": r.inputs.gpus,
-            "rollouts": r.inputs.rollouts}
+            "rollouts": r.inputs.rollouts, "kv_gb": gen.get("kv", 0.0)}  # the KV cache: on the generation GPU
 
 
 def _step5(r: Result) -> dict[str, float]:
@@ -172,7 +173,7 @@ def _step9(r: Result) -> dict[str, float]:
 
     def own(x: Result) -> dict[str, float]:
         return {**_phases(x), **_memory(x), "training_gpu_s": x.step.training_gpu_s,
-                "peak_gb": x.memory.peak_per_gpu_gb}
+                "peak_gb": x.memory.peak_per_gpu_gb, "batch": x.step.gen.batch, "waves": x.step.gen.waves}
 
     return {**own(r), **_prefixed("ppo", own(ppo)), "group": r.inputs.group, "rollouts": r.inputs.rollouts,
             "prompts_per_step": r.step.prompts_per_step, "kl": r.inputs.kl}

@@ -86,6 +86,7 @@ class MemoryBars:
     lanes: tuple[Lane, ...]
     cap_x: float     # the card's memory, % of the bar
     usable_x: float  # what the model lets a job use, % of the bar
+    dpo: bool = False  # DPO has no actor: its trained model is named the policy (est.part.policy)
 
 
 def memory_bars(r: Result) -> MemoryBars:
@@ -101,4 +102,4 @@ def memory_bars(r: Result) -> MemoryBars:
             bars.append(Bar(part, x, w, gb))
             x += w
         lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over))
-    return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale))
+    return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale), r.stage == "dpo")

@@ -127,6 +127,7 @@ class EstVsVM:
     method: str  # the RL method beside DPO: ppo or grpo (ppo when the state is DPO)
     ppo_fits: bool = True  # the RL loop's memory fits the GPUs on screen (else its step time is marked)
     dpo_fits: bool = True  # likewise DPO's
+    models: tuple[str, ...] = ("actor",)  # the RL method's models in memory for this state (est.vs.m.<model>)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +181,11 @@ def _vs(r: Result) -> EstVsVM:
     """The RL method beside DPO for this workload: the state's own step and memory (in a DPO state the model gives
     those of the same workload under PPO, app/model/evaluate.py)."""
     method = "grpo" if r.inputs.method == "grpo" else "ppo"
+    m = r.memory.models  # the state's own models: no critic under GRPO, no reference at β = 0, none for a verifier
+    models = ("actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
+                                                ("reward", m.reward_gb)) if gb > 0))
     return EstVsVM(r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s,
-                   r.step.total_s, r.step.generation_s, r.inputs.rollouts, method, r.memory.fits, r.dpo.fits)
+                   r.step.total_s, r.step.generation_s, r.inputs.rollouts, method, r.memory.fits, r.dpo.fits, models)
 
 
 def _layout_case(r: Result) -> str:

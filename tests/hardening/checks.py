@@ -99,7 +99,7 @@ def quick_state(text: str) -> dict[str, str]:
 
 def quick_notice_count(text: str) -> int:
     m = _NOTICE_LIST.search(text)
-    return m.group(1).count("<li>") if m else 0
+    return m.group(1).count("<li") if m else 0
 
 
 # --- what a browser would block under the page's own Content-Security-Policy ----------------------------------

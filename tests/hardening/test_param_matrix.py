@@ -22,12 +22,13 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
-from markupsafe import escape
 from support.asgi import get
 
+from app.i18n import translator
 from app.model import DEFAULTS, normalise
 from app.model.assumptions import ARCHS, SEPARATE_MIN_GPUS
-from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, STEP_MAX, fmt_param
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, STEP_MAX, Notice, fmt_param
+from app.templating import notice_text
 
 from .checks import (
     HTMX,
@@ -38,7 +39,6 @@ from .checks import (
     page_state,
     quick_notice_count,
     quick_state,
-    t,
 )
 
 ECHO = 40  # characters of a bad value a notice may echo
@@ -165,7 +165,7 @@ def _expected(kind: str, field: str, raw: str, used: str | None, notice: str | N
 
 
 def _sentence(lang: str, field: str, kind: str, given: str, used: str) -> str:
-    return t(lang, f"notice.{kind}").format(field=field, given=escape(given), used=used)
+    return str(notice_text(Notice(field, kind, given, used), translator(lang)))
 
 
 def _whole_state(state: dict[str, str | None]) -> dict[str, str]:

@@ -26,6 +26,11 @@ Re-recorded once, deliberately, for the fourth native read (docs/i18n/reads/zh-r
 an RL loop (figure_rl: the KV cache is not counted), the rollout meter's when the step is generation (figure_all),
 the eval card's new ``gate_every`` argument, and the decisions' reasons where they now follow the state
 (hf_separate / hf_unsharded, ok_colocated, grpo_low) in the random sample.
+Re-recorded once, deliberately, for the fifth native read (docs/i18n/reads/zh-read-5.md): no physics figure moved
+(physics.py untouched); only text keys and arguments did — one-GPU keys (figure_nofit_one, formula_one,
+why.memory.*_one, why.offline.*_one), why.bottleneck.nofit when the states do not fit, the rollout card's nofit and
+async reasons with a new ``peak_gb`` argument, the bottleneck reason's ``per_gpu_gb`` / ``min_gpus`` and the stage
+reason's ``share`` arguments, and the KL card's badge (trade_off when the KL meter warns).
 """
 
 from __future__ import annotations

@@ -547,7 +547,9 @@ def test_eval_need() -> None:
 def test_train_memory_meter() -> None:
     m = M.train_memory(54.0, 72.0, 432.0, 8, 80.0, True, 6, "ppo")
     assert (m.value, m.level) == (75, "warn")
-    m = M.train_memory(112.0, 72.0, 112.0, 1, 80.0, False, 2, "sft")
+    m = M.train_memory(112.0, 72.0, 112.0, 1, 80.0, False, 2, "sft")  # one GPU: its own wording (read-5 #2)
+    assert (m.value, m.level, m.figure) == (100, "hot", "meter.train_memory.figure_nofit_one")
+    m = M.train_memory(224.0, 72.0, 448.0, 2, 80.0, False, 7, "sft")
     assert (m.value, m.level, m.figure) == (100, "hot", "meter.train_memory.figure_nofit")
 
 

@@ -82,12 +82,12 @@ _NOTICE_LIST = re.compile(r'class="notices"[^>]*>(.*?)</ul>', re.S)
 def _notice_lines(body: str) -> list[str]:
     """Each notice of the page's (or partial's) notice list, as its HTML."""
     m = _NOTICE_LIST.search(body)
-    return re.findall(r"<li>(.*?)</li>", m.group(1), re.S) if m else []
+    return re.findall(r"<li[^>]*>.*?</li>", m.group(1), re.S) if m else []
 
 
 def _field_of(line: str) -> str | None:
-    """The parameter a notice names: its first <code> (every catalogue sentence starts with the field)."""
-    m = re.match(r"\s*<code>([^<]*)</code>", line)
+    """The parameter a notice names: its item's data-field (the sentence names it by its form label)."""
+    m = re.match(r'\s*<li data-field="([^"]*)"', line)
     return m.group(1) if m else None
 
 

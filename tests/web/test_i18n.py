@@ -97,10 +97,12 @@ def _seen(attr: str) -> set[str]:
     for r in RESULTS:
         if attr == "lane":
             out |= {lane.lane for lane in timeline(r)}
-        elif attr == "memlane":
-            out |= {lane.lane for lane in memory_bars(r).lanes}
-        else:
-            out |= {b.part for lane in memory_bars(r).lanes for b in lane.bars}
+        elif attr == "memlane":  # a lane that holds the KV cache says so (est.memlane.<lane>_kv)
+            out |= {lane.lane + ("_kv" if any(b.part == "kv" for b in lane.bars) else "")
+                    for lane in memory_bars(r).lanes}
+        else:  # DPO names its trained model the policy
+            bars = memory_bars(r)
+            out |= {"policy" if bars.dpo and b.part == "actor" else b.part for lane in bars.lanes for b in lane.bars}
     return out
 
 
@@ -127,7 +129,7 @@ FAMILIES: dict[str, list[str]] = {
     "est.run.*": _keys("est.run.*", "rl", "dpo"),
     "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
     "est.trained.*": _keys("est.trained.*", "ppo", "grpo"),
-    "est.vs.*_models": _keys("est.vs.*_models", "ppo", "grpo"),
+    "est.vs.m.*": _keys("est.vs.m.*", "actor", "critic", "reference", "reward"),
     "node.note.*": _keys("node.note.*", *sorted({n.note for r in RESULTS for n in r.nodes.values() if n.note})),
     "choice.placement.*": _keys("choice.placement.*", *next(s.choices for s in CHOICES if s.name == "placement")),
     "compare.*": _keys("compare.*", "left", "right"),
@@ -137,7 +139,7 @@ FAMILIES: dict[str, list[str]] = {
     "enum.bound.*": _keys("enum.bound.*", *BOUNDS),
     "enum.what.*": _keys("enum.what.*", *WHATS),
     "est.lane.*": _keys("est.lane.*", *_seen("lane")),
-    "est.memlane.*": _keys("est.memlane.*", *_seen("memlane")),
+    "est.memlane.**": _keys("est.memlane.*", *_seen("memlane")),
     "est.part.*": _keys("est.part.*", *_seen("part")),
     "est.reality.*": _keys("est.reality.*", *(row.key for row in REALITY)),
     "form.group.*": _keys("form.group.*", *_GROUPS),
