@@ -5,28 +5,16 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urlencode
 
 import pytest
+from support.page_text import card as _card
+from support.page_text import meter as _meter
+from support.page_text import query as _q
+from support.page_text import text as _text
 
 from app.i18n.formats import fmt_duration
 from app.model import DEFAULTS, evaluate
 from app.model.scenarios import PRESET_BY_ID
-
-
-def _q(inputs=DEFAULTS, **changes) -> str:  # noqa: ANN001
-    return urlencode(inputs.query(**changes))
-
-
-def _text(body: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-
-
-def _card(body: str, decision: str) -> str:
-    m = re.search(rf'<div class="st-[a-z_]+" id="decision-{decision}"[^>]*>(.*?)</div>', body, re.S)
-    assert m, decision
-    return _text(m.group(1))
-
 
 # --- durations and units ----------------------------------------------------------------------------------------
 
@@ -44,12 +32,6 @@ def test_the_eval_window_is_a_duration_and_dpo_counts_pairs(client, lang: str) -
     assert ("640 对 preference 数据" if lang == "zh" else "640 preference pairs") in card
     assert "rollout" not in card
     assert not re.search(r"\d\.\d{2,} (小时|h)\b", _text(body))
-
-
-def _meter(body: str, meter: str) -> str:
-    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter}"[^>]*>(.*?)<details', body, re.S)
-    assert m, meter
-    return _text(m.group(1))
 
 
 @pytest.mark.parametrize(("lang", "whole", "part"), [("zh", "全部藏在 generation 后面", "重叠"),

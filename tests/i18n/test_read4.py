@@ -4,50 +4,22 @@ sentence's order, one unit on both sides of a comparison, card text that follows
 
 from __future__ import annotations
 
-import html
 import re
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from support.page_text import by_class as _by_class
+from support.page_text import card as _card
+from support.page_text import meter as _meter
+from support.page_text import query as _q
+from support.page_text import text as _text
+from support.page_text import why as _why
 
 from app.model import DEFAULTS, evaluate, normalise
 from app.model.assumptions import EVAL_GATE_MAX_STEPS
 from app.model.meters import memory_what
 from app.model.scenarios import PRESET_BY_ID, WALKTHROUGH
 from app.tutorial import figures, lab_links, tutorial_path
-
-
-def _q(inputs=DEFAULTS, **changes) -> str:  # noqa: ANN001
-    return urlencode(inputs.query(**changes))
-
-
-def _text(body: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-
-
-def _card(body: str, decision: str) -> str:
-    m = re.search(rf'<div class="st-[a-z_]+" id="decision-{decision}"[^>]*>(.*?)</div>', body, re.S)
-    assert m, decision
-    return _text(m.group(1))
-
-
-def _meter(body: str, meter: str) -> str:
-    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter}"[^>]*>(.*?)<details', body, re.S)
-    assert m, meter
-    return _text(m.group(1))
-
-
-def _by_class(body: str, cls: str) -> str:
-    m = re.search(rf'<li class="{cls}">(.*?)</li>', body, re.S)
-    assert m, cls
-    return _text(m.group(1))
-
-
-def _why(body: str) -> str:
-    m = re.search(r'<ol class="reasons">(.*?)</ol>', body, re.S)
-    assert m
-    return _text(m.group(1))
-
 
 STEP = {w.number: w.inputs for w in WALKTHROUGH}
 

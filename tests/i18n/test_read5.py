@@ -4,40 +4,24 @@ text that follows the model's figures, cards whose badge follows their warning, 
 
 from __future__ import annotations
 
-import html
 import re
+from functools import partial
 from urllib.parse import urlencode
 
 import pytest
+from support.page_text import card, query, text, why
 
 from app.model import DEFAULTS, evaluate
 from app.model.scenarios import WALKTHROUGH
 
+_q = query
+_text, _card, _why = partial(text, joiner=""), partial(card, joiner=""), partial(why, joiner="")  # tags join flush
+
 STEP = {w.number: w.inputs for w in WALKTHROUGH}
-
-
-def _q(inputs=DEFAULTS, **changes) -> str:  # noqa: ANN001
-    return urlencode(inputs.query(**changes))
-
-
-def _text(body: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
 
 
 def _notices(body: str) -> list[str]:
     return [_text(li) for li in re.findall(r"<li data-field=[^>]*>(.*?)</li>", body, re.S)]
-
-
-def _card(body: str, decision: str) -> str:
-    m = re.search(rf'<div class="st-[a-z_]+" id="decision-{decision}"[^>]*>(.*?)</div>', body, re.S)
-    assert m, decision
-    return _text(m.group(1))
-
-
-def _why(body: str) -> str:
-    m = re.search(r'<ol class="reasons">(.*?)</ol>', body, re.S)
-    assert m
-    return _text(m.group(1))
 
 
 # --- 1. notices in the form's words ---------------------------------------------------------------------------
