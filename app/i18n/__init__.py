@@ -57,7 +57,7 @@ class Translator:
     >>> t = Translator("en")
     >>> t("est.vs.dpo_step", seconds=4000)
     '67 min for 64 pairs'
-    >>> t.markup("notice.invalid", field="kl", given="<b>", used="0.02").count("&lt;b&gt;")
+    >>> t.markup("notice.invalid", field="kl", label="KL β", given="<b>", used="0.02").count("&lt;b&gt;")
     1
     """
 
