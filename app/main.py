@@ -19,8 +19,9 @@ from app.security import SecurityHeadersMiddleware
 async def lifespan(app: FastAPI):  # noqa: ANN201, ARG001
     # Everything the app reads (catalogues, templates, the tutorial) is loaded at import: a missing file stops the
     # app before it serves.  Templates are compiled here, not by the first request that needs one.
-    for name in templating.env.list_templates(extensions=["html"]):
-        templating.env.get_template(name)
+    for env in templating.ENVS.values():
+        for name in env.list_templates(extensions=["html"]):
+            env.get_template(name)
     yield
 
 

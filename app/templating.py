@@ -31,25 +31,6 @@ def asset_url(name: str) -> str:
 
 GLOSSARY = json.loads((ROOT / "content" / "glossary.json").read_text(encoding="utf-8"))
 
-env = Environment(
-    loader=FileSystemLoader(ROOT / "templates"),
-    autoescape=True,        # every template is HTML
-    trim_blocks=True,
-    lstrip_blocks=True,
-    auto_reload=False,      # templates ship with the app
-    cache_size=-1,          # keep every compiled template
-)
-env.globals.update(
-    assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
-            "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
-            "swagger_init": asset_url("swagger-init.js")},
-    langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
-    rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
-    viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H,
-    node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
-)
-env.filters["pct"] = lambda x: f"{x:g}%"  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
-
 
 def t_args(args: dict, t) -> dict:  # noqa: ANN001
     """Arguments for a catalogue text; enum-valued ones (``what``, ``bound``) translated first."""
@@ -87,19 +68,56 @@ def notice_text(n, t) -> Markup:  # noqa: ANN001
                     given_label=shown[n.given], used_label=shown[n.used])
 
 
-env.filters["notice"] = notice_text
-env.filters["targs"] = t_args
-env.filters["shown_value"] = _shown_value
-env.filters["input_labels"] = _input_labels
-env.filters["signed"] = lambda n: f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")  # a typographic minus
-env.filters["param"] = fmt_param  # a parameter's value as the URL and the form write it
+GLOBALS = dict(
+    assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
+            "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
+            "swagger_init": asset_url("swagger-init.js")},
+    langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
+    rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
+    viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H,
+    node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
+)
+
+
+def environment(lang: str) -> Environment:
+    """The environment of one language: stock, from constructor arguments, with the language's translator as
+    filters — ``'key'|t(**args)`` a catalogue text, ``'key'|tm(**args)`` one that may carry markup, ``x|fmt('gb')``
+    a value in a catalogue format.  A filter is a direct call in the compiled template (a call expression
+    in a template goes through ``Context.call`` each time), and a text with constant arguments is translated once,
+    when the template compiles: so each language compiles its own templates."""
+    t = translator(lang)
+    env = Environment(
+        loader=FileSystemLoader(ROOT / "templates"),
+        autoescape=True,        # every template is HTML
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,      # templates ship with the app
+        cache_size=-1,          # keep every compiled template
+    )
+    env.globals.update(GLOBALS)
+    env.filters.update(
+        t=t,
+        tm=t.markup,
+        fmt=lambda value, spec: t.fmt(spec, value),
+        notice=lambda n: notice_text(n, t),
+        targs=lambda args: t_args(args, t),
+        shown_value=lambda value, name: _shown_value(value, name, t),
+        input_labels=lambda names: _input_labels(names, t),
+        signed=lambda n: f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0"),  # a typographic minus
+        param=fmt_param,  # a parameter's value as the URL and the form write it
+        pct=lambda x: f"{x:g}%",  # an SVG length in per cent of the bar: 53.57 → "53.57%", 35.0 → "35%"
+    )
+    return env
+
+
+ENVS = {lang: environment(lang) for lang in LANGS}
 
 OOB = Markup(' hx-swap-oob="true"')
 
 
 def render_page(name: str, context: dict) -> str:
-    """A whole page; ``t`` is the context language's translator."""
-    return env.get_template(name).render({**context, "t": translator(context["lang"])})
+    """A whole page, in the context's language."""
+    return ENVS[context["lang"]].get_template(name).render(context)
 
 
 def render_partial(lang: str, regions: list) -> str:
@@ -107,6 +125,5 @@ def render_partial(lang: str, regions: list) -> str:
     line.  A region's macro reads only its view-model (regions.html is imported without context), so the macros
     are called from the template's module, made once (``Template.module``), not from a template that imports
     regions.html again on every render."""
-    t = translator(lang)
-    macros = env.get_template("regions.html").module
-    return "".join(f"{getattr(macros, reg.kind)(t, reg.vm, OOB)}\n" for reg in regions)
+    macros = ENVS[lang].get_template("regions.html").module
+    return "".join(f"{getattr(macros, reg.kind)(reg.vm, OOB)}\n" for reg in regions)

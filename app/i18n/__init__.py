@@ -1,4 +1,5 @@
-"""Catalogues (one per language, flat dotted keys) and the translator the templates call as ``t``.
+"""Catalogues (one per language, flat dotted keys) and the translator (the templates' ``t`` and ``tm``
+filters, app/templating.py).
 
 Catalogue files: ``app/i18n/<lang>/*.json`` — every file of a language is merged into one flat dict, and
 both languages must have exactly the same keys (tests/web/test_i18n.py).  They ship inside the package; a missing

@@ -109,7 +109,7 @@ def _seen(attr: str) -> set[str]:
 _GROUPS = sorted({s.group for s in (*NUMBERS, *CHOICES)})
 # every prefix passed to the sec_head macro (app/templates/_macros.html)
 _SECTIONS = sorted({m for f in TEMPLATES.glob("*.html")
-                    for m in re.findall(r'sec_head\(t, "[^"]+", "([a-z_]+)"', f.read_text(encoding="utf-8"))})
+                    for m in re.findall(r'sec_head\("[^"]+", "([a-z_]+)"', f.read_text(encoding="utf-8"))})
 FAMILIES: dict[str, list[str]] = {
     "assumption.*.label": _keys("assumption.*.label", *CONSTANTS),
     "assumption.*.why": _keys("assumption.*.why", *CONSTANTS),
@@ -175,26 +175,29 @@ MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.versio
 
 
 def _first_arguments(source: str) -> list[str]:
-    """The first argument of every t(...) / t.markup(...) call in a template, as written."""
+    """The key of every catalogue text a template asks for, as written: the subject of each ``|t`` / ``|tm``
+    filter (``'est.heading'|t``, ``('stage.' ~ vm.stage ~ '.name')|t``, ``m.figure|tm(**args)``)."""
     out = []
-    for m in re.finditer(r"(?<![\w.])t(?:\.markup)?\(", source):
-        depth, quote, k = 0, None, m.end()
-        while k < len(source):
-            ch = source[k]
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "'\"":
-                quote = ch
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
+    for m in re.finditer(r"\|\s*tm?\b(?![\w.])", source):
+        k = m.start() - 1
+        while source[k] == " ":
+            k -= 1
+        end = k + 1
+        if source[k] in "'\"":
+            k = source.rindex(source[k], 0, k)
+        elif source[k] == ")":
+            depth = 0
+            while True:
+                depth += {")": 1, "(": -1}.get(source[k], 0)
                 if depth == 0:
                     break
-                depth -= 1
-            elif ch == "," and depth == 0:
-                break
-            k += 1
-        out.append(source[m.end():k].strip())
+                k -= 1
+            out.append(source[k + 1:end - 1].strip())
+            continue
+        else:
+            while source[k - 1].isalnum() or source[k - 1] in "_.[]":
+                k -= 1
+        out.append(source[k:end].strip())
     return out
 
 

@@ -23,7 +23,7 @@ def test_vendored_htmx_is_the_pinned_release():
 
 
 def test_pages_load_the_vendored_htmx():
-    assert templating.env.globals["assets"]["htmx"] == "/static/htmx-2.0.11.min.js"
+    assert templating.GLOBALS["assets"]["htmx"] == "/static/htmx-2.0.11.min.js"
 
 
 def test_served_htmx_is_the_file(client):
