@@ -51,6 +51,11 @@ class _Formatter(string.Formatter):
         fn = self.specs.get(format_spec)
         return fn(value) if fn is not None else super().format_field(value, format_spec)
 
+    def field_formatter(self, format_spec: str):  # noqa: ANN201
+        """The function that formats one value with ``format_spec`` (what ``format_field`` would call)."""
+        fn = self.specs.get(format_spec)
+        return fn if fn is not None else (lambda value: format(value, format_spec))
+
 
 class Translator:
     """``t(key, **args)`` for one language.  A missing key raises: a test renders every page in both languages.
@@ -66,16 +71,17 @@ class Translator:
         self.lang = lang
         self.messages = load_catalogue(lang)
         self._formatter = _Formatter(lang)
-        # each text parsed once (string.Formatter.parse: literal, field, spec, conversion); fields with an index,
-        # an attribute, a conversion or a nested spec go through the formatter's own vformat
+        # each text parsed once (string.Formatter.parse) into (literal, field, the field's formatter); a text with
+        # a field that has an index, an attribute, a conversion or a nested spec goes through vformat instead
         self._parsed = {key: self._parse(text) for key, text in self.messages.items()}
 
-    def _parse(self, text: str) -> tuple[tuple[str, str | None, str], ...] | None:
+    def _parse(self, text: str) -> tuple[tuple[str, str | None, object], ...] | None:
         parts = tuple(string.Formatter().parse(text))
         if any(name is not None and (conv or not name.isidentifier() or "{" in (spec or ""))
                for _, name, spec, conv in parts):
             return None
-        return tuple((literal, name, spec or "") for literal, name, spec, _ in parts)
+        return tuple((literal, name, None if name is None else self._formatter.field_formatter(spec or ""))
+                     for literal, name, spec, _ in parts)
 
     def __call__(self, key: str, **args) -> str:
         text = self.messages[key]
@@ -84,12 +90,14 @@ class Translator:
         parts = self._parsed[key]
         if parts is None:
             return self._formatter.vformat(text, (), args)
-        field = self._formatter.format_field
-        return "".join(lit if name is None else lit + field(args[name], spec) for lit, name, spec in parts)
+        return "".join([lit if name is None else lit + fn(args[name]) for lit, name, fn in parts])
 
     def markup(self, key: str, **args) -> Markup:
         """Catalogue text may carry simple markup (<b>, <code>, <em>); string arguments are escaped."""
-        return Markup(self(key, **{k: escape(v) if isinstance(v, str) else v for k, v in args.items()}))
+        for k, v in args.items():
+            if isinstance(v, str):
+                args[k] = escape(v)
+        return Markup(self(key, **args))
 
     def has(self, key: str) -> bool:
         return key in self.messages
