@@ -5,7 +5,7 @@ The seconds and gigabytes come from the model; this file only places them on a b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.model import Result
 
@@ -19,16 +19,14 @@ def pct(x: float, whole: float) -> float:
     return round(100.0 * x / whole, 2) if whole > 0 else 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Bar:
+class Bar(NamedTuple):
     part: str      # a phase (gen, score, train) or a model part (actor, kv …)
     x: float       # start, % of the bar
     w: float       # width, % of the bar
     value: float   # seconds or GB
 
 
-@dataclass(frozen=True, slots=True)
-class Lane:
+class Lane(NamedTuple):
     lane: str
     gpus: int
     bars: tuple[Bar, ...]
@@ -81,8 +79,7 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryBars:
+class MemoryBars(NamedTuple):
     lanes: tuple[Lane, ...]
     cap_x: float     # the card's memory, % of the bar
     usable_x: float  # what the model lets a job use, % of the bar

@@ -1,4 +1,5 @@
-"""The live regions of the lab page, each with a frozen view-model: everything its template reads, and nothing else.
+"""The live regions of the lab page, each with an immutable view-model (a NamedTuple: cheap to build, compared by
+value): everything its template reads, and nothing else.
 
 A region's template (a macro of app/templates/regions.html named after its ``kind``) receives only its view-model,
 so what a region depends on is written exactly once, here.  The full page renders every region in place; an htmx
@@ -7,7 +8,7 @@ partial sends the regions whose view-model differs from the previous state's (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.model import Result
 from app.model.assumptions import CONSTANTS
@@ -22,54 +23,46 @@ from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
 from app.view.links import canonical_query, current_preset, walk_focus
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(NamedTuple):
     kind: str      # the macro in regions.html that renders it
     dom_id: str    # the element's id: an out-of-band swap replaces the element with this id
     vm: object     # the frozen view-model the macro receives
 
 
-@dataclass(frozen=True, slots=True)
-class StageVM:
+class StageVM(NamedTuple):
     stage: str
     bottleneck: str
 
 
-@dataclass(frozen=True, slots=True)
-class NodeVM:
+class NodeVM(NamedTuple):
     id: str
     state: NodeState
 
 
-@dataclass(frozen=True, slots=True)
-class MeterVM:
+class MeterVM(NamedTuple):
     id: str
     meter: Meter
     focus: bool
     band: tuple[str, str]  # the <meter>'s low and high attributes
 
 
-@dataclass(frozen=True, slots=True)
-class DecisionVM:
+class DecisionVM(NamedTuple):
     id: str
     decision: Decision
 
 
-@dataclass(frozen=True, slots=True)
-class StripVM:
+class StripVM(NamedTuple):
     meters: tuple[tuple[str, int, str], ...]  # (meter id, value, level)
     stage: str
 
 
-@dataclass(frozen=True, slots=True)
-class EstHeadVM:
+class EstHeadVM(NamedTuple):
     gpus: int
     gpu: str
     placement: str
 
 
-@dataclass(frozen=True, slots=True)
-class EstStepVM:
+class EstStepVM(NamedTuple):
     stage: str
     step: object        # app.model.physics.Step
     dpo: object         # app.model.physics.Dpo
@@ -94,8 +87,7 @@ class EstStepVM:
     layout_case: str  # separate placement: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed
 
 
-@dataclass(frozen=True, slots=True)
-class EstRunVM:
+class EstRunVM(NamedTuple):
     """A whole run: one pass over the prompt set (DPO: over the pairs, ``epochs`` times)."""
 
     stage: str
@@ -108,14 +100,12 @@ class EstRunVM:
     gpus: int
 
 
-@dataclass(frozen=True, slots=True)
-class EstCapVM:
+class EstCapVM(NamedTuple):
     usable_gb: float
     gpu_gb: float
 
 
-@dataclass(frozen=True, slots=True)
-class EstVsVM:
+class EstVsVM(NamedTuple):
     ppo_total_gb: float
     ppo_min_gpus: int
     dpo_total_gb: float
@@ -130,8 +120,7 @@ class EstVsVM:
     models: tuple[str, ...] = ("actor",)  # the RL method's models in memory for this state (est.vs.m.<model>)
 
 
-@dataclass(frozen=True, slots=True)
-class ArchInfoVM:
+class ArchInfoVM(NamedTuple):
     """The policy's shape under the architecture picker: a named model's config.json, or the custom rule."""
 
     arch: str
@@ -154,20 +143,17 @@ def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
                       a.active_b, a.experts, a.experts_per_token, kv_bytes_per_token(a))
 
 
-@dataclass(frozen=True, slots=True)
-class MarkerVM:
+class MarkerVM(NamedTuple):
     query: str
     preset: str | None
     focus: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class NoticesVM:
+class NoticesVM(NamedTuple):
     notices: tuple[Notice, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class WhyVM:
+class WhyVM(NamedTuple):
     reasons: tuple[Reason, ...]
     change: Moves | None
     stage: str
