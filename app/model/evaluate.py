@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from app.model import meters
 from app.model.assumptions import DPO_BATCH_PAIRS, GPUS, USABLE_MEMORY_FRACTION
@@ -39,14 +39,12 @@ from app.model.stages import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
+class Reason(NamedTuple):
     key: str
     args: dict
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     inputs: WorkloadInputs
     stage: str
     meters: dict[str, meters.Meter]

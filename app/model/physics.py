@@ -3,6 +3,9 @@ SFT and RM cost, and a whole run.
 
 Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
 Every constant comes from ``assumptions``; each docstring gives the formula, its units and the source.
+Records are immutable: NamedTuples (cheap to build: evaluate() makes dozens), except those the JSON answer
+embeds as objects (``Generation``, ``GpuLayout``, ``ModelMemory``, ``Dpo``, ``Run``), frozen dataclasses so that
+its schema (app/view/api.py) lists their fields.
 
 References
 [1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
@@ -747,8 +750,7 @@ def compute_seconds(flops: float, gpus: int, gpu: GpuSpec, mfu: float) -> float:
 # --- GPU groups and the layout search ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Groups:
+class Groups(NamedTuple):
     """How many GPUs do what. Colocated: every role uses all GPUs, one phase after another."""
 
     generation: int
@@ -926,8 +928,7 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
 # --- one RL step --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     generation_s: float
     scoring_s: float
     training_s: float
@@ -1069,8 +1070,7 @@ class Lane(NamedTuple):
     over: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
+class Memory(NamedTuple):
     models: ModelMemory
     per_gpu_gb: float          # the fullest GPU's model states and weights (before KV cache and activations)
     gpu_memory_gb: float
@@ -1292,8 +1292,7 @@ def _dpo_min_gpus(total_gb: float, per_gpu_extra_gb: float, usable_gb: float) ->
     return g if g <= MAX_GPUS else None
 
 
-@dataclass(frozen=True, slots=True)
-class Stages:
+class Stages(NamedTuple):
     """Cost of the stages before the RL loop, one pass over their data on all GPUs."""
 
     sft_epoch_s: float
