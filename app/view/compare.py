@@ -134,6 +134,7 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
     return {
         "lang": lang, "other_lang": other(lang), "page": "compare", "a": ra, "b": rb, "notices": notices,
         "removed": removed, "added": added, "rows": rows, "changes": state_changes(ra, rb),
+        "meter_deltas": {k: rb.meters[k].value - ra.meters[k].value for k in ra.meters},  # right − left
         "decisions_changed": changed_decisions(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
         "a_url": lab_url(lang, left), "b_url": lab_url(lang, right),
         "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, right, query))}",

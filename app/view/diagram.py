@@ -24,13 +24,16 @@ NODE_POS: dict[str, tuple[int, int]] = {
     "eval_harness": (COLS[4], ROWS[1]),
     "metrics_log": (COLS[4], ROWS[2]),
 }
-GROUPS = (  # id, x, y, width, height
+GROUP_LABEL_DX, GROUP_LABEL_DY = 14, 24  # a group's name, from its box's top-left corner
+GROUPS = tuple((gid, x, y, w, h, x + GROUP_LABEL_DX, y + GROUP_LABEL_DY) for gid, x, y, w, h in (
+    # id, x, y, width, height (then the name's x, y)
     ("data", 8, 20, 214, 470),
     ("sft", 218, 20, 214, 130),
     ("reward", 218, 340, 424, 150),
     ("rl", 428, 20, 434, 300),
     ("eval", 853, 20, 214, 470),
-)
+))
+FLAG_X = NODE_W - 3  # a node's flag (bottleneck, removed …): right-aligned at the box's right edge
 
 Point = tuple[float, float]
 

@@ -85,6 +85,11 @@ class EstStepVM(NamedTuple):
     kl: float
     reward: str
     layout_case: str  # separate placement: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed
+    generation_pct: float   # the step's generation share, %
+    tail_pct: float         # the longest response's share of generation, %
+    idle_pct: float         # GPU-seconds no phase uses, % of the step's GPU-seconds
+    decode_step_ms: float   # one decode step of one wave, ms
+    scoring_all_hidden: bool  # scoring hidden behind generation to within half a second
 
 
 class EstRunVM(NamedTuple):
@@ -92,7 +97,7 @@ class EstRunVM(NamedTuple):
 
     stage: str
     steps: int
-    hours: float
+    seconds: float  # wall clock
     gpu_hours: float
     prompts: int
     pairs: int
@@ -183,6 +188,16 @@ def _layout_case(r: Result) -> str:
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
 
 
+def _step_percent(r: Result) -> tuple[float, float, float, float, bool]:
+    """The step's figures in the units its texts use: generation and tail shares in %, the idle GPU-seconds in % of
+    the step's GPU-seconds, one decode step in ms; and whether all of scoring hides behind generation (to 0.5 s)."""
+    s = r.step
+    gpu_s = s.total_s * r.inputs.gpus
+    idle_pct = 100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0
+    return (s.generation_share * 100, s.tail_share * 100, idle_pct, s.gen.decode_step_s * 1000,
+            s.scoring_hidden_s >= s.scoring_s - 0.5)
+
+
 def _band(meter_id: str) -> tuple[str, str]:
     keys = ("memory_warn", "memory_hot") if meter_id == "train_memory" else ("meter_warn", "meter_hot")
     return tuple(f"{CONSTANTS[k].value:g}" for k in keys)
@@ -220,10 +235,10 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
         Region("est_step", "est-step", EstStepVM(
             r.stage, r.step, r.dpo, r.offline, timeline(r), i.gpus, i.epochs, i.prompt_tokens, i.response_tokens,
             i.response_max_tokens, i.policy_b, i.rm_b, i.pairs, i.demos, i.method, i.placement, i.engine, i.staleness,
-            i.group, i.kl, i.reward, _layout_case(r))),
+            i.group, i.kl, i.reward, _layout_case(r), *_step_percent(r))),
         Region("est_mem", "est-mem", memory_bars(r)),
         Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
-        Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours, r.run.gpu_hours, i.prompts, i.pairs,
+        Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours * 3600, r.run.gpu_hours, i.prompts, i.pairs,
                                               i.epochs, i.gpus)),
         Region("est_vs", "est-vs", _vs(r)),
         Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
