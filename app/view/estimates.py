@@ -32,6 +32,7 @@ class Lane(NamedTuple):
     bars: tuple[Bar, ...]
     total: float = 0.0   # GB on one GPU of the lane (memory lanes)
     over: bool = False   # more than the usable memory
+    kv: bool = False     # the lane holds a KV cache (its label says so)
 
 
 def _generation_bars(start: float, gen_s: float, tail_s: float, total: float) -> tuple[Bar, ...]:
@@ -98,5 +99,6 @@ def memory_bars(r: Result) -> MemoryBars:
             w = pct(gb, scale)
             bars.append(Bar(part, x, w, gb))
             x += w
-        lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over))
+        lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over,
+                          any(part == "kv" for part, _ in lane.parts)))
     return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale), r.stage == "dpo")
