@@ -8,7 +8,8 @@
 Three workloads: the default inputs, every preset, and a seeded random sample of valid inputs (numbers from the
 slider ladders or uniform in range, choices uniform).  Each sample is the mean of ``number`` back-to-back calls
 of ``evaluate`` on one input (timeit; garbage collection off during a sample, as timeit does); the script prints
-the median and 95th percentile of those samples in µs per evaluation.  Budget (benchmarks/budgets.py): median ≤ 100 µs.
+the median and 95th percentile of those samples in µs per evaluation, against the budget in benchmarks/budgets.py
+(``model_median_us``).
 
 Nothing is cached between calls: every call recomputes the whole Result from the inputs.  On a shared 2-core
 machine other processes inflate wall-clock samples (the p95 first); ``--cpu`` times with the process's CPU clock,
