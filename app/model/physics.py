@@ -18,7 +18,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -311,6 +311,9 @@ class Generation:
         return max(0.0, self.tail_floor_s - self.throughput_s)
 
 
+TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
+
+
 NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
 
 
@@ -320,7 +323,7 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int
     if engine == "hf":
         return (1,)
     limit = max(1, min(GPUS_PER_NODE, int(arch.kv_heads), gen_gpus))
-    return tuple(tp for tp in (1, 2, 4, 8) if tp <= limit)
+    return TP_DEGREES[:limit.bit_length()]  # the powers of 2 ≤ limit: bit_length(limit) of them
 
 
 class EnginePlan(NamedTuple):
@@ -478,9 +481,10 @@ def schedule_seconds(plan: EnginePlan, rollouts: int, gen_gpus: int) -> tuple[fl
     return seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput
 
 
-def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int) -> Generation:
-    """The ``Generation`` of ``schedule_seconds``."""
-    seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = schedule_seconds(plan, rollouts, gen_gpus)
+def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float, ...] | None = None) -> Generation:
+    """The ``Generation`` of ``schedule_seconds`` (``times``: its answer when already computed)."""
+    seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
+        times or schedule_seconds(plan, rollouts, gen_gpus))
     bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
     overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
@@ -501,17 +505,18 @@ def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: in
     return tuple([_plan(e, tp) for tp in tensor_parallel_options(arch, max_gpus, engine)])
 
 
-def fastest(plans: tuple[EnginePlan, ...], rollouts: int, gen_gpus: int) -> Generation:
-    """The fastest schedule over the plans that fit in ``gen_gpus`` (the engine is tuned, as in practice)."""
-    if rollouts <= 0 or gen_gpus <= 0 or not plans:
-        return NO_GENERATION
-    best, best_s = plans[0], math.inf
-    for plan in plans:
-        if plan.tp <= gen_gpus:
-            seconds = schedule_seconds(plan, rollouts, gen_gpus)[0]
-            if seconds < best_s:
-                best, best_s = plan, seconds
-    return schedule(best, rollouts, gen_gpus)
+def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
+            ) -> tuple[EnginePlan, tuple[float, ...]] | None:
+    """The fastest plan on ``gen_gpus`` GPUs over those whose tensor-parallel degree fits, with its
+    ``schedule_seconds`` (the engine is tuned, as in practice); None with nothing to generate."""
+    best = None
+    if rollouts > 0 and gen_gpus > 0:
+        for plan in plans:
+            if plan.tp <= gen_gpus:
+                times = schedule_seconds(plan, rollouts, gen_gpus)
+                if best is None or times[0] < best[1][0]:
+                    best = (plan, times)
+    return best
 
 
 class Engines:
@@ -535,15 +540,8 @@ class Engines:
 
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
-            best = None
-            if self.rollouts > 0 and gen_gpus > 0 and self._engine is not None:
-                for tp in self._options:
-                    if tp <= gen_gpus:
-                        plan = self.plan(tp)
-                        times = schedule_seconds(plan, self.rollouts, gen_gpus)
-                        if best is None or times[0] < best[1][0]:
-                            best = (plan, times)
-            self._best[gen_gpus] = best
+            plans = (self.plan(tp) for tp in self._options if tp <= gen_gpus) if self._engine else ()
+            self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
         return self._best[gen_gpus]
 
     def seconds(self, gen_gpus: int) -> float:
@@ -558,7 +556,7 @@ class Engines:
 
     def generation(self, gen_gpus: int) -> Generation:
         best = self._fastest(gen_gpus)
-        return schedule(best[0], self.rollouts, gen_gpus) if best else NO_GENERATION
+        return schedule(best[0], self.rollouts, gen_gpus, best[1]) if best else NO_GENERATION
 
 
 def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
@@ -595,10 +593,10 @@ def generation(
     kw = dict(prompt_tokens=prompt_tokens, response_tokens=response_tokens, longest_tokens=longest, group=group,
               engine=engine, gather_gpus=gather_gpus)
     if tensor_parallel:
-        plans = (engine_plan(arch, gpu, engine_memory_gb, tensor_parallel, max_gpus=gen_gpus, **kw),)  # type: ignore[arg-type]
-    else:
-        plans = engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw)  # type: ignore[arg-type]
-    return fastest(plans, rollouts, gen_gpus)
+        return schedule(engine_plan(arch, gpu, engine_memory_gb, tensor_parallel, max_gpus=gen_gpus, **kw),  # type: ignore[arg-type]
+                        rollouts, gen_gpus)
+    best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
+    return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
 
 
 # --- scoring and training: compute bound --------------------------------------------------------------------
