@@ -3,9 +3,9 @@ SFT and RM cost, and a whole run.
 
 Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
 Every constant comes from ``assumptions``; each docstring gives the formula, its units and the source.
-Records are immutable: NamedTuples (cheap to build: evaluate() makes dozens), except those the JSON answer
-embeds as objects (``Generation``, ``GpuLayout``, ``ModelMemory``, ``Dpo``, ``Run``), frozen dataclasses so that
-its schema (app/view/api.py) lists their fields.
+Records are immutable NamedTuples (cheap to build: evaluate() makes dozens; a frozen dataclass takes 2–3× as
+long).  The JSON answer embeds some of them as objects (``Generation``, ``GpuLayout``, ``ModelMemory``, ``Dpo``,
+``Run``): app/view/api.py derives their schema from the fields declared here.
 
 References
 [1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -179,8 +178,7 @@ def trained_bytes_per_param(offload: str, tuning: str) -> tuple[float, float]:
     return TRAIN_BYTES_PER_PARAM, 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class ModelMemory:
+class ModelMemory(NamedTuple):
     """GB of each model in the RL loop (whole model, before sharding), on GPUs; ``host_gb`` in host memory."""
 
     actor_gb: float       # policy being trained: 16 B/param [1] (4 with offload, ≈ 2.08 with LoRA)
@@ -285,8 +283,9 @@ def tp_all_reduce_seconds(arch: Arch, batch: float, tp: int, gpu: GpuSpec) -> fl
 # --- generation: the decode roofline --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Generation:
+class Generation(NamedTuple):
+    """One step's rollout generation on the engine the search chose (``schedule``): its wall clock, shape and bound."""
+
     seconds: float            # wall clock for all rollouts of one step (≥ the longest response's floor)
     gpus: int
     tensor_parallel: int      # GPUs per engine replica in a node (× pipeline stages)
@@ -772,8 +771,7 @@ def gpu_groups(gpus: int, colocated: bool) -> Groups:
     return Groups(generation, rest - generation, training, False)
 
 
-@dataclass(frozen=True, slots=True)
-class GpuLayout:
+class GpuLayout(NamedTuple):
     """The layout a step runs on: GPU counts per role, the engine's shape, and the fixed ½ / ¼ / ¼ split's step
     time it was compared with (separate placement; colocated: every role on all GPUs)."""
 
@@ -1231,8 +1229,9 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
 # --- the DPO route, SFT and reward-model training -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Dpo:
+class Dpo(NamedTuple):
+    """The DPO route on the same GPUs (``dpo``): time per pair, batch and pass, memory, and whether it fits."""
+
     pair_s: float            # GPU-seconds per preference pair (policy train + reference forward)
     step_s: float            # wall clock for one DPO batch on all GPUs
     reference_step_s: float  # of which the reference model's forward (log-probs of chosen and rejected)
@@ -1338,8 +1337,7 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
 # --- a whole run --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(NamedTuple):
     """One pass over the data: steps, wall clock and GPU-hours (what a budget is written in)."""
 
     steps: int

@@ -1,17 +1,33 @@
 """The JSON answer of ``GET /api/evaluate``, as pydantic models: OpenAPI (/docs) documents every field.
 
-The model's own dataclasses (GPU groups, the generation engine, memory by model, the DPO route) are used as they
-are, so a field added to the model appears in the answer and its schema without a second list here.
+The model's own records (GPU groups, the generation engine, memory by model, the DPO route, the run) are
+NamedTuples; ``record_model`` derives a pydantic model from each one's declared fields, so a field added to the
+model appears in the answer and its schema without a second list here.
 """
 
 from __future__ import annotations
 
+import typing
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from app.model import Result, WorkloadInputs
-from app.model.physics import Dpo, Generation, GpuLayout, ModelMemory, Run
+from app.model import Result, WorkloadInputs, physics
+
+
+def record_model(record: type) -> type[BaseModel]:
+    """A pydantic model with a NamedTuple record's fields, in order, with their types and defaults (a NamedTuple
+    itself would appear in JSON as an array); its documentation is the record's."""
+    hints = typing.get_type_hints(record)
+    fields: dict = {name: (hints[name], record._field_defaults.get(name, ...)) for name in record._fields}
+    return create_model(record.__name__, __doc__=record.__doc__, **fields)
+
+
+GpuLayout = record_model(physics.GpuLayout)
+Generation = record_model(physics.Generation)
+ModelMemory = record_model(physics.ModelMemory)
+Run = record_model(physics.Run)
+Dpo = record_model(physics.Dpo)
 
 
 class MeterOut(BaseModel):
@@ -148,8 +164,8 @@ def evaluate_out(r: Result) -> EvaluateOut:
                 total_s=s.total_s, generation_share=s.generation_share, generation_gpu_s=s.generation_gpu_s,
                 scoring_gpu_s=s.scoring_gpu_s, training_gpu_s=s.training_gpu_s, idle_gpu_s=s.idle_gpu_s,
                 tokens=s.tokens, sync_s=s.sync_s, tail_s=s.tail_s, tail_share=s.tail_share, staleness=s.staleness,
-                sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups,
-                generation_engine=s.gen),
+                sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups._asdict(),
+                generation_engine=s.gen._asdict()),
             memory=MemoryOut(
                 total_gb=m.total_gb, per_gpu_gb=m.per_gpu_gb, gpu_memory_gb=m.gpu_memory_gb, usable_gb=m.usable_gb,
                 fits=m.fits, min_gpus=m.min_gpus, training_per_gpu_gb=m.training_per_gpu_gb,
@@ -159,9 +175,9 @@ def evaluate_out(r: Result) -> EvaluateOut:
                 engine_gb_per_gpu=m.engine_gb_per_gpu, peak_per_gpu_gb=m.peak_per_gpu_gb,
                 lanes=[LaneOut(lane=x.lane, gpus=x.gpus, parts=dict(x.parts), total_gb=x.total_gb, over=x.over)
                        for x in r.memory_lanes],
-                models=m.models),
-            run=r.run,
-            dpo=r.dpo,
+                models=m.models._asdict()),
+            run=r.run._asdict(),
+            dpo=r.dpo._asdict(),
             sft=OfflineOut(epoch_s=o.sft_epoch_s, per_gpu_gb=o.sft_per_gpu_gb),
             reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),
         ),
