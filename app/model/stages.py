@@ -72,7 +72,7 @@ def is_gated(i: WorkloadInputs) -> bool:
 
 
 class NodeState(NamedTuple):
-    """One diagram node's state (a named tuple: immutable and cheap to build, 11 per evaluation)."""
+    """One diagram node's state (a named tuple; the few possible ones are built once: ``NODE_STATES``)."""
 
     active: bool
     state: str  # ok | needed | warning | overloaded | inactive | removed
@@ -80,8 +80,15 @@ class NodeState(NamedTuple):
     note: str = ""  # what the method changes here: actor_critic | actor_only | verifier | no_kl | tail ("" = none)
 
 
+NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
+NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "no_kl", "tail")
+# every node state there can be (2 · 6 · 2 · 6 = 144), built once: an evaluation looks up 11 instead of building them
+NODE_STATES = {(a, s, b, n): NodeState(a, s, b, n)
+               for a in (False, True) for s in NODE_STATE_NAMES for b in (False, True) for n in NODE_NOTES}
+
+
 class EdgeState(NamedTuple):
-    """One diagram edge's state (a named tuple, 14 per evaluation)."""
+    """One diagram edge's state (a named tuple; each edge has two, built once: ``_EDGE_STATES``)."""
 
     id: str
     source: str
@@ -119,8 +126,12 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "eval_registry": gated,
         "update_registry": not gated,
     }
-    return tuple([EdgeState(eid, a, b, active[a] and active[b] and special.get(eid, True), asy)
-                  for eid, a, b, asy in EDGES])
+    return tuple([states[active[a] and active[b] and special.get(eid, True)]
+                  for (eid, a, b, _), states in zip(EDGES, _EDGE_STATES)])
+
+
+# each edge's two states (inactive, active), built once: an evaluation picks 14 of them instead of building them
+_EDGE_STATES = tuple((EdgeState(eid, a, b, False, asy), EdgeState(eid, a, b, True, asy)) for eid, a, b, asy in EDGES)
 
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
@@ -192,5 +203,5 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
             state = LOAD_STATE[meter_levels["kl_risk"]]
         else:
             state = "ok"
-        out[node] = NodeState(on, state, node == bottleneck, notes.get(node, ""))
+        out[node] = NODE_STATES[on, state, node == bottleneck, notes.get(node, "")]
     return out
