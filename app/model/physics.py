@@ -1097,6 +1097,14 @@ def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
     return tensor_parallel_options(w.arch, max(gen_gpus, 1), engine)[-1]
 
 
+def lane(name: str, gpus: int, parts: tuple[tuple[str, float], ...], limit_gb: float, keep: str = "") -> Lane:
+    """A lane of ``parts`` (model part, GB per GPU), without the parts of 0 GB except ``keep``; over when their sum
+    exceeds ``limit_gb``."""
+    kept = tuple([(k, v) for k, v in parts if v > 0 or k == keep])
+    total = sum([v for _, v in kept])
+    return Lane(name, gpus, kept, total, total > limit_gb)
+
+
 def memory_lanes(w: Workload, groups: Groups, tp: int, kv_gb_per_replica: float, engine_gb: float) -> tuple[Lane, ...]:
     """Per-GPU memory lanes of an RL step, GB per model part.
 
@@ -1111,26 +1119,19 @@ def memory_lanes(w: Workload, groups: Groups, tp: int, kv_gb_per_replica: float,
     train_extra = (("activations", w.activation_gb), ("logits", w.logits_gb))
     if groups.colocated:
         n = groups.training
-        parts = [("actor", mem.actor_gb / n), ("critic", mem.critic_gb / n), ("reference", mem.reference_gb / n),
-                 ("reward", mem.reward_gb / n)]
-        engine_part = sum(gb for _, gb in gen_parts)
-        parts.extend(gen_parts if engine_part >= w.train_peak_extra_gb else train_extra)
-        parts = [(k, v) for k, v in parts if v > 0 or k in ("actor",)]
-        total = sum(v for _, v in parts)
-        return (Lane("all", n, tuple(parts), total, total > usable),)
-    lanes = []
+        engine_gb_per_gpu = gen_parts[0][1] + gen_parts[1][1]
+        phase = gen_parts if engine_gb_per_gpu >= w.train_peak_extra_gb else train_extra
+        return (lane("all", n, (("actor", mem.actor_gb / n), ("critic", mem.critic_gb / n),
+                                ("reference", mem.reference_gb / n), ("reward", mem.reward_gb / n), *phase),
+                     usable, keep="actor"),)
     t = max(groups.training, 1)
-    train = [("actor", mem.actor_gb / t), ("critic", mem.critic_gb / t), *train_extra]
-    train = [(k, v) for k, v in train if v > 0 or k == "actor"]
-    lanes.append(Lane("train", groups.training, tuple(train), sum(v for _, v in train),
-                      sum(v for _, v in train) > usable))
+    lanes = [lane("train", groups.training, (("actor", mem.actor_gb / t), ("critic", mem.critic_gb / t), *train_extra),
+                  usable, keep="actor")]
     if groups.scoring:
         s = groups.scoring
-        score = [("reference", mem.reference_gb / s), ("reward", mem.reward_gb / s),
-                 ("logits", w.score_extra_gb)]
-        score = [(k, v) for k, v in score if v > 0]
-        lanes.append(Lane("score", s, tuple(score), sum(v for _, v in score), sum(v for _, v in score) > usable))
-    total = sum(v for _, v in gen_parts)
+        lanes.append(lane("score", s, (("reference", mem.reference_gb / s), ("reward", mem.reward_gb / s),
+                                       ("logits", w.score_extra_gb)), usable))
+    total = gen_parts[0][1] + gen_parts[1][1]
     lanes.append(Lane("gen", groups.generation, gen_parts, total, total > min(usable, engine_gb) + 1e-9))
     return tuple(lanes)
 
@@ -1321,16 +1322,11 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
         return memory.lanes
     if stage == "dpo":
         reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
-        parts = tuple((k, v) for k, v in (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
-                                          ("activations", d.activation_gb), ("logits", d.logits_gb))
-                      if v > 0 or k == "actor")
-        total = sum(v for _, v in parts)
-        return (Lane("all", g, parts, total, total > usable),)
-    lanes = [Lane("all", g, (("sft", offline.sft_per_gpu_gb),), offline.sft_per_gpu_gb,
-                  offline.sft_per_gpu_gb > usable)]
+        return (lane("all", g, (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
+                                ("activations", d.activation_gb), ("logits", d.logits_gb)), usable, keep="actor"),)
+    lanes = [lane("all", g, (("sft", offline.sft_per_gpu_gb),), usable, keep="sft")]
     if stage == "reward_model":
-        lanes.append(Lane("rm", g, (("rm", offline.rm_per_gpu_gb),), offline.rm_per_gpu_gb,
-                          offline.rm_per_gpu_gb > usable))
+        lanes.append(lane("rm", g, (("rm", offline.rm_per_gpu_gb),), usable, keep="rm"))
     return tuple(lanes)
 
 
