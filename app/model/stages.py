@@ -127,7 +127,7 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "update_registry": not gated,
     }
     return tuple([states[active[a] and active[b] and special.get(eid, True)]
-                  for (eid, a, b, _), states in zip(EDGES, _EDGE_STATES)])
+                  for (eid, a, b, _), states in zip(EDGES, _EDGE_STATES, strict=True)])
 
 
 # each edge's two states (inactive, active), built once: an evaluation picks 14 of them instead of building them
