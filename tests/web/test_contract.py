@@ -10,7 +10,7 @@ from support.budgets import PARTIAL_MAX_BYTES
 from support.html import parse
 from support.urls import HTMX, LANGS, STATES, lab_path, query_of
 
-from app.model import evaluate, normalise
+from app.model import evaluate, normalise, physics
 from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
@@ -180,6 +180,32 @@ def test_json_shape(api, state):
     assert mem["min_gpus"] is None or (isinstance(mem["min_gpus"], int) and mem["min_gpus"] >= 0)
     for k in ("pair_s", "epoch_s"):
         assert _number(est["dpo"][k]) and est["dpo"][k] >= 0, k
+
+
+# the model's records the JSON answer embeds: NamedTuples, which api.record_model turns into objects with their names
+EMBEDDED = (
+    (("step", "gpu_groups"), physics.GpuLayout),
+    (("step", "generation_engine"), physics.Generation),
+    (("memory", "models"), physics.ModelMemory),
+    (("run",), physics.Run),
+    (("dpo",), physics.Dpo),
+)
+
+
+@pytest.mark.parametrize("path,record", EMBEDDED, ids=[r.__name__ for _, r in EMBEDDED])
+def test_embedded_records_are_objects_with_their_fields(client, path, record):
+    """An embedded record is a JSON object whose keys are its fields, in order, with its values (not an array);
+    the OpenAPI schema names the same fields."""
+    obj = client.get("/api/evaluate", params={"gpus": 16, "method": "grpo"}).json()["estimates"]
+    for key in path:
+        obj = obj[key]
+    assert list(obj) == list(record._fields)
+    r = evaluate(normalise({"gpus": "16", "method": "grpo"})[0])
+    value = {"gpu_groups": r.step.gpu_groups, "generation_engine": r.step.gen, "models": r.memory.models,
+             "run": r.run, "dpo": r.dpo}[path[-1]]
+    assert obj == value._asdict()
+    schema = client.get("/openapi.json").json()["components"]["schemas"][record.__name__]
+    assert list(schema["properties"]) == list(record._fields)
 
 
 # --- the partial after one slider notch ----------------------------------------------------------------------------
