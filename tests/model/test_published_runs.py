@@ -52,6 +52,9 @@ def test_known_keys_and_sane_values(row):
     assert row.gpu is None or row.gpu in pr.GPU_KEYS
     assert row.train_dtype in (None, *pr.DTYPES) and row.rollout_dtype in (None, *pr.DTYPES)
     assert row.train_backend in (None, "megatron", "fsdp")
+    assert row.offload in (None, "none", "optimizer", "params")
+    assert row.weight_sync in (None, "nccl", "checkpoint_engine")
+    assert row.system in ("nemo_rl", "verl", "openrlhf")
     assert row.gpus > 0
     for name in ("prompts_per_step", "group", "responses_per_step", "train_batch", "gen_gpus", "train_gpus",
                  "gen_tp", "gen_pp", "gen_ep", "train_tp", "train_pp", "train_ep", "train_cp",
