@@ -127,9 +127,10 @@ def test_moe_memory_uses_total_parameters() -> None:
 
 
 def test_moe_decode_reads_the_experts_a_batch_touches() -> None:
-    # routed = (671 − 37) / (1 − 8/256) = 654.45 B; touched at b: 1 − (1 − 8/256)^b = 3.1 % at b = 1, 87 % at 64
+    # routed = 58 MoE layers · 256 experts · 3 · 7,168 · 2,048 = 653.9 B (its shape, test_architectures);
+    # touched at b: 1 − (1 − 8/256)^b = 3.1 % at b = 1, 87 % at 64
     v3 = ARCHS["deepseek_v3"]
-    assert v3.routed_b == approx(634 / (1 - 8 / 256))
+    assert v3.routed_b == approx(58 * 256 * 3 * 7168 * 2048 / 1e9)
     touched_1, touched_64 = 1 - (1 - 8 / 256) ** 1, 1 - (1 - 8 / 256) ** 64
     assert (touched_1, touched_64) == (approx(0.03125), approx(0.8690, rel=1e-3))
     assert decode_weight_bytes(v3, 1) == approx(2e9 * (v3.dense_b + v3.routed_b * 0.03125))
