@@ -19,34 +19,27 @@ from app.model import meters as M
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import NUMBER_SPECS, STEP_MAX, Notice, effective
-from app.model.physics import (
-    NO_GENERATION,
-    Groups,
-    activation_gb,
-    all_gather_seconds,
+from app.model.physics.architecture import (
     attention_flops_per_token,
     custom_arch,
     decode_weight_bytes,
-    dpo,
-    engine_plan,
-    forward_seconds,
-    generation,
-    gpu_groups,
     kv_bytes_per_token,
+    train_flops_per_token,
+)
+from app.model.physics.generation import NO_GENERATION, engine_plan, generation, schedule, tensor_parallel_options
+from app.model.physics.memory import (
+    activation_gb,
     logits_gb,
     min_gpus_that_fit,
     model_memory,
-    offline_stages,
-    ppo_memory,
-    ppo_step,
-    schedule,
-    tensor_parallel_options,
-    train_flops_per_token,
-    train_seconds,
     trained_bytes_per_param,
-    zero3_floor_seconds,
     zero_states_gb_per_gpu,
 )
+from app.model.physics.network import all_gather_seconds, zero3_floor_seconds
+from app.model.physics.offline import dpo, offline_stages
+from app.model.physics.step import Groups, gpu_groups, ppo_step
+from app.model.physics.step_memory import ppo_memory
+from app.model.physics.training import forward_seconds, train_seconds
 from app.model.scenarios import PRESET_BY_ID
 from app.model.stages import EDGES, NODE_IDS, STAGE_IDS, active_nodes, bottleneck_node, edge_states, stage_of
 
