@@ -42,9 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the app of this 
 from app.model.inputs import DEFAULTS, NUMBERS, fmt_param, normalise  # noqa: E402
 from app.model.scenarios import WALKTHROUGH  # noqa: E402
 
-LANGS = ("en", "zh")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-# A learner drags the workload's sliders most (the page's first seven), the others now and then.
+# A learner drags the workload's sliders most (the first the page shows), the others now and then.
 SLIDERS = [s for s in NUMBERS if s.group == "workload"] * 4 + [s for s in NUMBERS if s.group != "workload"]
 STATIC = re.compile(r'<(?:link[^>]+rel="(?:stylesheet|icon)"[^>]*href|script[^>]+src)="(/static/[^"]+)"')
 NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)

@@ -77,7 +77,7 @@ start_lab() {  # start_lab PORT: `rlhf-lab --port PORT` (app/cli.py: one uvicorn
 step() { echo; echo "== $*"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
-echo "run started $(date -u +%Y-%m-%dT%H:%MZ); load average $(loadavg); $(nproc) CPUs" | tee "$OUT/run.txt"
+echo "run started $(date -u +%Y-%m-%dT%H:%MZ)$( [ "${QUICK:-0}" = 1 ] && echo " (QUICK=1: shorter runs, to check the script)"); load average $(loadavg); $(nproc) CPUs" | tee "$OUT/run.txt"
 
 step "1. model evaluation"
 # shellcheck disable=SC2086
