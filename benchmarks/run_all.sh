@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every figure of docs/performance.md, in one go (≈ 6 min on the 2-core box; QUICK=1 ≈ 3 min):
+# Every figure of docs/performance.md, in one go (≈ 8 min on the 2-core box; QUICK=1 ≈ 5 min):
 #
 #   bash benchmarks/run_all.sh                 # writes benchmarks/results/ (stale result files removed first)
 #   QUICK=1 bash benchmarks/run_all.sh         # shorter runs, to check the script
