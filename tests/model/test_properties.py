@@ -106,6 +106,8 @@ COLOCATED = dict(placement=st.just("colocated"), staleness=st.just(0))
 @given(workloads(arch=st.just("custom"), **COLOCATED), two("policy_b"))
 def test_the_step_rises_with_policy_size(i: WorkloadInputs, pair: tuple) -> None:
     a, b = (step_of(changed(i, policy_b=x)) for x in pair)
+    if a.training_layout.backend != b.training_layout.backend:
+        return  # past fsdp_max_dense_b the trainer changes backend (Megatron's shards, no ZeRO-3 floor)
     assert b.total_s >= a.total_s * (1 - REL)
     if i.gpus <= 8:  # beyond a node the step may run on one node for one size and on all GPUs for the other
         assert b.generation_s >= a.generation_s * (1 - REL)
