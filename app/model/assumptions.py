@@ -143,7 +143,9 @@ class Arch:
     """A policy architecture, as its published config.json gives it.
 
     ``total_b`` / ``active_b``: billions of parameters stored / used per token (equal for a dense model).
-    ``attention``: "mha", "gqa" or "mla".  MoE: ``experts`` routed experts, ``experts_per_token`` routed to.
+    ``attention``: "mha", "gqa" or "mla".  MoE: ``experts`` routed experts, ``experts_per_token`` routed to,
+    ``expert_hidden`` the width of one routed expert's MLP (config.json ``moe_intermediate_size``) and
+    ``moe_layers`` the layers that have routed experts (DeepSeek-V3: 61 − ``first_k_dense_replace`` 3 = 58).
     MLA: the latent KV cache of ``kv_lora_rank + rope_dim`` values per layer.  ``head_dim`` is the attention
     width per head (for MLA the query/key width, nope + rope)."""
 
@@ -162,6 +164,8 @@ class Arch:
     shared_experts: int = 0
     kv_lora_rank: int = 0
     rope_dim: int = 0
+    expert_hidden: int = 0
+    moe_layers: int = 0
     source: str | None = None
 
     @property
@@ -170,16 +174,30 @@ class Arch:
         return self.heads * self.head_dim
 
     @property
-    def routed_b(self) -> float:
-        """Parameters in routed experts, from total = dense + routed and active = dense + routed · k / E."""
-        if not self.experts:
+    def moe(self) -> bool:
+        """A mixture of experts: it has routed experts."""
+        return self.experts > 0
+
+    @property
+    def expert_b(self) -> float:
+        """Billions of parameters in all routed experts (0 for a dense model): a SwiGLU expert holds three
+        hidden × expert_hidden matrices (gate, up, down), so moe_layers · experts · 3 · hidden · expert_hidden.
+
+        DeepSeek-V3: 58 · 256 · 3 · 7,168 · 2,048 = 653.9 B of its 671 B (tests/model/test_architectures.py)."""
+        if not self.moe:
             return 0.0
-        return (self.total_b - self.active_b) / (1.0 - self.experts_per_token / self.experts)
+        return self.moe_layers * self.experts * 3 * self.hidden * self.expert_hidden / 1e9
+
+    @property
+    def routed_b(self) -> float:
+        """The name physics reads: ``expert_b``."""
+        return self.expert_b
 
     @property
     def dense_b(self) -> float:
-        """Parameters every token uses: attention, embeddings, shared experts, dense layers."""
-        return self.total_b - self.routed_b
+        """Parameters every token uses, ``total_b − expert_b``: attention, embeddings, shared experts, dense
+        layers."""
+        return self.total_b - self.expert_b
 
 
 # Values from each model's config.json (see SOURCES cfg_*); sizes in 10^9 parameters as their model cards give them.
@@ -195,11 +213,12 @@ ARCHS: dict[str, Arch] = {
         Arch("qwen3_8b", 36, 4096, 32, 8, 128, 151_936, 8.2, 8.2, "gqa", source="cfg_qwen3"),
         Arch("qwen3_32b", 64, 5120, 64, 8, 128, 151_936, 32.8, 32.8, "gqa", source="cfg_qwen3"),
         Arch("qwen3_30b_a3b", 48, 2048, 32, 4, 128, 151_936, 30.5, 3.3, "gqa", experts=128, experts_per_token=8,
-             source="cfg_qwen3"),
+             expert_hidden=768, moe_layers=48, source="cfg_qwen3"),
         Arch("qwen3_235b_a22b", 94, 4096, 64, 4, 128, 151_936, 235.0, 22.0, "gqa", experts=128, experts_per_token=8,
-             source="cfg_qwen3"),
+             expert_hidden=1536, moe_layers=94, source="cfg_qwen3"),
         Arch("deepseek_v3", 61, 7168, 128, 128, 192, 129_280, 671.0, 37.0, "mla", experts=256, experts_per_token=8,
-             shared_experts=1, kv_lora_rank=512, rope_dim=64, source="cfg_deepseek_v3"),
+             shared_experts=1, kv_lora_rank=512, rope_dim=64, expert_hidden=2048, moe_layers=58,
+             source="cfg_deepseek_v3"),
     )
 }
 ARCH_IDS: tuple[str, ...] = ("custom", *ARCHS)
