@@ -239,8 +239,8 @@ def test_zero3_floor_at_4096_gpus() -> None:
 
 
 def test_tensor_parallel_within_a_node_and_the_kv_heads() -> None:
-    assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "vllm") == (1, 2, 4, 8)   # min(8, 8 KV heads)
-    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4)     # 4 KV heads
+    assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "vllm") == (1, 2, 4, 8)   # ≤ 8 GPUs of a node
+    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4, 8)  # beyond 4 KV heads: replicated
     assert tensor_parallel_options(ARCHS["llama3_8b"], 2, "vllm") == (1, 2)
     assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "hf") == (1,)            # HF generate: no TP
     # no engine is ever wider than a node (today's model allowed TP 64 for a 7 B engine)
@@ -730,7 +730,7 @@ def test_normalise_empty_query_is_defaults() -> None:
         ({"method": "ppo2"}, "method", "ppo", Notice("method", "unknown_choice", "ppo2", "ppo")),
         ({"arch": "gpt5"}, "arch", "custom", Notice("arch", "unknown_choice", "gpt5", "custom")),
         ({"group": "0"}, "group", 1, Notice("group", "below_min", "0", "1")),
-        ({"staleness": "9"}, "staleness", 4, Notice("staleness", "above_max", "9", "4")),
+        ({"staleness": "9"}, "staleness", 8, Notice("staleness", "above_max", "9", "8")),
         ({"rollouts": ""}, "rollouts", 512, Notice("rollouts", "empty", "", "512")),
         ({"epochs": "2.6"}, "epochs", 3, Notice("epochs", "rounded", "2.6", "3")),
         ({"response_max_tokens": "100"}, "response_max_tokens", 1024,
