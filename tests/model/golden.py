@@ -34,6 +34,8 @@ reason's ``share`` arguments, and the KL card's badge (trade_off when the KL met
 Re-recorded once, deliberately, for the expert/dense split (issue 24 §C, branch arch): a MoE model's routed-expert
 parameters now come from its shape (moe_layers · experts · 3 · hidden · expert_hidden) instead of from total and
 active counts; only MoE decode weight reads moved, by < 0.2 % (DeepSeek-V3: 653.9 B routed instead of 654.5 B).
+Re-recorded once more on branch arch for the named shapes of MODEL-FRONTIER §C: ten more ``arch`` choices and
+``policy_b`` up to 1,100 B (Kimi-K2) change the seeded random sample itself; no rule changed.
 """
 
 from __future__ import annotations
