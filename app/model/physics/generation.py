@@ -48,7 +48,7 @@ class Generation(NamedTuple):
     batch: float              # sequences decoded together per replica (average over waves)
     waves: int                # batches each replica runs one after another
     kv_gb_per_replica: float
-    offloaded_gb: float       # weights + KV that do not fit and stream over the host link
+    offloaded_gb: float       # weights + KV the instance lacks (it does not fit; never streamed over the host link)
     decode_step_s: float      # one decode step of one wave
     tokens_per_s: float       # generated tokens per second, all replicas
     bound: str                # "memory" | "compute" | "host_link" | "none"
@@ -62,6 +62,7 @@ class Generation(NamedTuple):
     weights_gb_per_gpu: float = 0.0  # dense / (tp · pp) + experts / ep
     kv_gb_per_gpu: float = 0.0  # the KV cache pool one GPU of a replica allocates (its engine memory − weights)
     streaming: bool = False    # async with partial rollouts: the engine never drains at a step boundary
+    fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
 
     @property
     def tail_s(self) -> float:
@@ -89,28 +90,21 @@ def engine_layout(g: Generation) -> EngineLayout:
                         weights_gb_per_gpu=g.weights_gb_per_gpu, kv_gb_per_gpu=g.kv_gb_per_gpu)
 
 
-def kv_share(arch: Arch, tp: int) -> float:
-    """The fraction of one sequence's KV cache one GPU of a tensor-parallel group of ``tp`` holds: the KV heads are
-    split over the ranks, and replicated once tp exceeds them (vLLM: each GPU keeps max(kv_heads / tp, 1) heads);
-    the MLA latent is one vector per layer on every rank (1).
+def kv_replication(arch: Arch, tp: int) -> float:
+    """How many times an instance of TP GPUs holds each token's KV: MLA's one latent on every rank (TP); GQA
+    heads replicated once TP exceeds the KV heads (TP / kv_heads); 1 otherwise.
 
-    >>> kv_share(ARCHS["qwen3_235b_a22b"], 8), kv_share(ARCHS["llama3_8b"], 8), kv_share(ARCHS["deepseek_v3"], 8)
-    (0.25, 0.125, 1.0)
+    >>> kv_replication(ARCHS["qwen3_235b_a22b"], 8), kv_replication(ARCHS["llama3_8b"], 8)
+    (2.0, 1.0)
     """
     if arch.attention == "mla":
-        return 1.0
-    return 1.0 / max(1.0, min(float(tp), float(arch.kv_heads)))
-
-
-TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
-
-
-NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
+        return float(tp)
+    return max(1.0, tp / arch.kv_heads)
 
 
 def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
     """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, GPUs) [8] (verl: prefer small
-    TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them (``kv_share``).  HF generate has no
+    TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``).  HF generate has no
     tensor parallelism (1)."""
     if engine == "hf":
         return (1,)
@@ -144,7 +138,7 @@ class EnginePlan(NamedTuple):
     gpus: int                 # GPUs per replica: tp · pipeline
     batch_cap: int            # sequences one replica holds at once
     kv_footprint_gb: float    # one sequence's KV over the replica (MLA: the latent on every tp rank)
-    offloaded_gb: float       # what streams over the host link each step (does not fit)
+    offloaded_gb: float       # GB the instance lacks (weights + one sequence's KV beyond its memory): never streamed
     prompt_tokens: int
     response_tokens: int
     avg_context: float        # prompt + mean / 2: the KV a decode step reads per sequence
@@ -152,7 +146,7 @@ class EnginePlan(NamedTuple):
     fixed_step_s: float       # overhead + all-gather per decode step
     floor_s: float            # longest response · one small-batch step: the synchronous floor
     kv_per_token: float
-    kv_split: int
+    kv_split: float           # KV copies per token on the instance (``kv_replication``)
     hbm_rate: float = 0.0       # n · HBM bandwidth · 0.6, B/s
     compute_rate: float = 0.0   # n · peak · 0.45, FLOP/s
     host_s: float = 0.0         # offloaded bytes over the host link, s per step
@@ -164,6 +158,7 @@ class EnginePlan(NamedTuple):
     weight_scale: float = 1.0   # rollout bytes per parameter / 2 (fp8: 0.5)
     weights_gb: float = 0.0     # the replica's weights, GB
     engine_memory_gb: float = 0.0  # per GPU
+    fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
 
 
 class _EngineWorkload(NamedTuple):
@@ -222,8 +217,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
 def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
     """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
     gpu = e.gpu
-    share = kv_share(e.arch, tp)
-    kv_split = tp * share  # copies of a sequence's KV over the tp ranks: 1, or tp / kv_heads, or tp (MLA)
+    kv_split = kv_replication(e.arch, tp)  # copies of a sequence's KV over the tp ranks: 1, tp / kv_heads, tp (MLA)
     kv_footprint_gb = e.kv_seq_gb * kv_split
     pp = 1
     usable = (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb  # what weights may take, leaving a useful KV cache
@@ -233,21 +227,25 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         pp = max(fewest, math.ceil(e.weights_gb / (tp * usable) - 1e-9))
         if tp * pp > e.max_gpus:  # too few GPUs for a useful cache: the fewest stages that hold one sequence
             pp = fewest
-    n = max(1, min(tp * pp, e.max_gpus))
+    fits = tp * pp <= max(e.max_gpus, 1)
+    if not fits:  # an instance larger than the GPUs given does not fit: shown on the GPUs there are, never streamed
+        pp = max(1, e.max_gpus // tp)
+    n = max(1, tp * pp)
     room_gb = n * e.engine_memory_gb - e.weights_gb
-    if room_gb >= kv_footprint_gb:
+    if room_gb >= kv_footprint_gb and fits:
         cap = math.floor(room_gb / kv_footprint_gb)
         offloaded_gb = 0.0
     else:
         cap = 1
-        offloaded_gb = min(e.weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
+        fits = False
+        offloaded_gb = max(kv_footprint_gb - room_gb, 0.0)  # the shortfall, reported
     if e.engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
     hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
     compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
-    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
-                       offloaded_gb, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp)[0]
+                       0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp)[0]
     return EnginePlan(
         arch=e.arch, gpu=gpu, engine=e.engine, tp=tp, pipeline=pp, gpus=n, batch_cap=max(cap, 1),
         kv_footprint_gb=kv_footprint_gb, offloaded_gb=offloaded_gb, prompt_tokens=e.prompt_tokens,
@@ -256,7 +254,7 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         kv_split=kv_split, hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
         prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
         lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
-        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb)
+        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -320,7 +318,7 @@ def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[
     def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
         return step_seconds(arch, gpu, tp, active, context,
                             forward_flops_per_token(arch, context) if flops is None else flops, plan.hbm_rate,
-                            plan.compute_rate, plan.host_s, plan.offloaded_gb, kv_bytes, plan.fixed_step_s,
+                            plan.compute_rate, plan.host_s, 0.0, kv_bytes, plan.fixed_step_s,
                             plan.weight_scale, plan.pipeline)
 
     step, t_mem, t_compute, reduce = at(b, plan.avg_context, plan.decode_flops)
@@ -340,7 +338,7 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
     """The ``Generation`` of ``schedule_seconds`` (``times``: its answer when already computed)."""
     seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
         times or schedule_seconds(plan, rollouts, gen_gpus))
-    bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    bound = "memory" if t_mem >= t_compute else "compute"
     overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
@@ -350,6 +348,7 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
         all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
+        fits=plan.fits,
     )
 
 
@@ -371,7 +370,8 @@ def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
         for plan in plans:
             if plan.tp <= gen_gpus:
                 times = schedule_seconds(plan, rollouts, gen_gpus)
-                if best is None or times[0] < best[1][0]:
+                # an instance that fits beats any that does not, then the fastest
+                if best is None or (not plan.fits, times[0]) < (not best[0].fits, best[1][0]):
                     best = (plan, times)
     return best
 
@@ -464,6 +464,18 @@ def generation(
                         rollouts, gen_gpus)
     best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
     return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:
+    """Whether the widest engine instance ``gen_gpus`` GPUs allow (TP up to 8, then across nodes or pipeline
+    stages: ``engine_tp_options``) holds its weights and one longest sequence's KV in ``engine_memory_gb`` per GPU
+    (``engine_plan``'s ``fits``)."""
+    if gen_gpus <= 0:
+        return False
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, i.prompt_tokens, i.response_tokens,
+                         i.response_max_tokens, _group(i), i.engine, gen_gpus if i.engine == "hf" else 0,
+                         dtype=i.rollout_dtype)
+    return _plan(e, engine_tp_options(e)[-1]).fits
 
 
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
