@@ -102,6 +102,12 @@ def kv_replication(arch: Arch, tp: int) -> float:
     return max(1.0, tp / arch.kv_heads)
 
 
+TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
+
+
+NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
+
+
 def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
     """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, GPUs) [8] (verl: prefer small
     TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``).  HF generate has no
