@@ -34,6 +34,11 @@ REL = 1e-9  # float noise allowance on seconds
 SEARCH_REL = 5e-3
 
 
+# the inputs of issue 26 stay at their defaults here (so these properties keep drawing the examples they always did);
+# tests/model/test_timing.py draws them
+TIMING_INPUTS = ("oversample", "passes", "partial_rollouts", "rollout_dtype")
+
+
 def number(name: str) -> st.SearchStrategy:
     """A valid value of one numeric parameter: a slider notch or anything in range."""
     spec = NUMBER_SPECS[name]
@@ -48,8 +53,8 @@ def number(name: str) -> st.SearchStrategy:
 
 def workloads(**fixed: st.SearchStrategy) -> st.SearchStrategy[WorkloadInputs]:
     """Valid workloads, as the model computes with them (``effective``: the rules between parameters applied)."""
-    fields = {spec.name: number(spec.name) for spec in NUMBERS}
-    fields.update({spec.name: st.sampled_from(spec.choices) for spec in CHOICES})
+    fields = {spec.name: number(spec.name) for spec in NUMBERS if spec.name not in TIMING_INPUTS}
+    fields.update({spec.name: st.sampled_from(spec.choices) for spec in CHOICES if spec.name not in TIMING_INPUTS})
     fields.update(fixed)
     return st.builds(WorkloadInputs, **fields).map(effective)
 
@@ -130,7 +135,9 @@ def test_a_longer_longest_response_never_shortens_a_step(i: WorkloadInputs, pair
     lo, hi = (max(x, i.response_tokens) for x in pair)
     a, b = (step_of(changed(i, response_max_tokens=x)) for x in (lo, hi))
     assert b.total_s >= a.total_s * (1 - (SEARCH_REL if i.placement == "separate" else REL))
-    assert b.generation_s >= a.generation_s * (1 - REL) or i.placement == "separate"
+    # (separate, or a colocated step that moved to one node: the layout changed, not the engine)
+    assert (b.generation_s >= a.generation_s * (1 - REL) or i.placement == "separate"
+            or a.groups.generation != b.groups.generation)
 
 
 @PROPS
@@ -204,7 +211,9 @@ def test_the_step_has_a_floor_as_gpus_grow(i: WorkloadInputs) -> None:
     # generation ≥ the longest response's floor; training ≥ the ZeRO-3 floor; neither falls to 0 with more GPUs
     s = step_of(i)
     if i.rollouts > 0:
-        assert s.generation_s >= s.gen.tail_floor_s * (1 - REL) > 0
+        # streaming (async with partial rollouts) never waits for the longest response: no floor then
+        assert s.generation_s >= (0.0 if s.gen.streaming else s.gen.tail_floor_s * (1 - REL))
+        assert s.gen.tail_floor_s > 0
         assert s.total_s > 0
 
 
