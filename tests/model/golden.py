@@ -36,6 +36,8 @@ parameters now come from its shape (moe_layers · experts · 3 · hidden · expe
 active counts; only MoE decode weight reads moved, by < 0.2 % (DeepSeek-V3: 653.9 B routed instead of 654.5 B).
 Re-recorded once more on branch arch for the named shapes of MODEL-FRONTIER §C: ten more ``arch`` choices and
 ``policy_b`` up to 1,100 B (Kimi-K2) change the seeded random sample itself; no rule changed.
+And once more for the custom shape by its config.json fields: every result's inputs gain the twelve optional shape
+fields (absent: None); no figure moved.
 """
 
 from __future__ import annotations
