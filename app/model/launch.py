@@ -949,9 +949,9 @@ def layout_from(result: Result) -> LaunchLayout:
     (2, 8, 'colocated', 8, 2)
     >>> grpo.gpu_memory_utilization, grpo.group, grpo.kl, grpo.response_max_tokens   # 48 GB of 80 GB = 0.6
     (0.6, 8, 0.001, 8192)
-    >>> ppo = layout_from(evaluate(PRESET_BY_ID["ppo_loop"].inputs))  # 8 × A100, separate 1 / 2 / 5
+    >>> ppo = layout_from(evaluate(PRESET_BY_ID["ppo_loop"].inputs))  # 8 × A100, separate 2 / 2 / 4
     >>> (ppo.generation_gpus, ppo.scoring_gpus, ppo.training_gpus), ppo.gpu_memory_utilization   # 72 / 80 GB
-    ((1, 2, 5), 0.9)
+    ((2, 2, 4), 0.9)
     """
     return _map(result).layout
 
