@@ -18,7 +18,7 @@ from app.model.evaluate import Reason
 from app.model.inputs import Notice
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
-from app.model.physics import kv_bytes_per_token, policy_arch
+from app.model.physics.architecture import kv_bytes_per_token, policy_arch
 from app.model.scenarios import WALKTHROUGH
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
 from app.view.charts import MemoryChartVM, PhasesChartVM, StepChartVM, memory_chart, phases_chart, step_chart
