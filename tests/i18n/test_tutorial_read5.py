@@ -37,7 +37,7 @@ def _link_queries(text: str) -> list[str]:
 
 # --- 4.3: the 70B/70B page flags Reward model and Rollout gen 「过载」, Policy update 「瓶颈」 -------------------------
 
-SEVENTY = "policy_b=70&rm_b=70"
+SEVENTY = "policy_b=70&rm_b=70&placement=separate"
 
 
 def test_the_70b_page_flags_what_4_3_says() -> None:
@@ -77,7 +77,7 @@ def test_chapters_5_and_6_quote_the_benchmarks_shape(lang: str) -> None:
     openrlhf = [(q, f) for q, f, _m in figures(text) if OPENRLHF_FIG.search(q)]
     custom = [(q, f) for q, f in openrlhf if not q.startswith("arch=llama2_7b&")]
     # one quote in the custom GQA shape, the contrast after 5.2's table (≈ 362 s of generation against ≈ 491 s)
-    assert len(openrlhf) > 40 and custom == [("rollouts=1024&kl=0.01&prompt_tokens=1024", "step.generation_s")]
+    assert len(openrlhf) > 40 and custom == [("rollouts=1024&kl=0.01&prompt_tokens=1024&placement=separate", "step.generation_s")]
     for q in _link_queries(text):
         params = {k: v[0] for k, v in parse_qs(q).items()}
         if params["rollouts"] == "1024" and params["prompt_tokens"] == "1024":
@@ -86,7 +86,7 @@ def test_chapters_5_and_6_quote_the_benchmarks_shape(lang: str) -> None:
         assert "arch=llama2_7b" in q and "policy_b=6.7" in q
 
 
-@pytest.mark.parametrize(("row", "extra"), [("openrlhf", ""), ("openrlhf_hf", "&placement=colocated&engine=hf")])
+@pytest.mark.parametrize(("row", "extra"), [("openrlhf", "&placement=separate"), ("openrlhf_hf", "&placement=colocated&engine=hf")])
 def test_the_tutorials_openrlhf_figures_are_the_reality_tables(row: str, extra: str) -> None:
     """5.2's table (separate, vLLM) and 6.3's DeepSpeed-Chat column (colocated, HF generate) are the reality table's
     rows: the same step to the second (the row takes β = 0.02, the tutorial OpenRLHF's 0.01; β does not move time):
@@ -100,7 +100,7 @@ def test_the_tutorials_openrlhf_figures_are_the_reality_tables(row: str, extra: 
 def test_5_2_reads_memory_against_compute_without_the_fixed_overhead() -> None:
     """TP 2, batch ≈ 114: the memory read is the decode step less its 4 ms overhead and the all-reduce (≈ 42.9 ms);
     the arithmetic, 114 × 2 × 6.7e9 / (2 × 312e12 × 0.45), is ≈ 5.43 ms; 42.9 / 5.43 ≈ 7.9."""
-    q = "arch=llama2_7b&rollouts=1024&kl=0.01&prompt_tokens=1024"
+    q = "arch=llama2_7b&rollouts=1024&kl=0.01&prompt_tokens=1024&placement=separate"
     g = _eval(q).step.gen
     mem = g.decode_step_s - 0.004 - g.all_reduce_s
     compute = g.batch * 6.7e9 * 2 / (g.tensor_parallel * 312e12 * 0.45)
