@@ -137,7 +137,7 @@ def test_rendering_a_tutorial_with_a_bad_quote_raises(monkeypatch, tmp_path):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_tutorial_page_shows_the_quoted_figures(client, lang):
     body = client.get(f"/{lang}/tutorial").text
-    assert parse(body).by_id("sec-2-3") is not None
+    assert parse(body).by_id("sec-3-3") is not None
     for query, field, fmt in figures(_source(lang)):
         assert figure(query, field, fmt, lang) in body
     # the sentence of §2.3 reads the model's own step; the lab page for that state shows the same text
