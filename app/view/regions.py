@@ -18,6 +18,7 @@ from app.model.inputs import Notice
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics import kv_bytes_per_token, policy_arch
+from app.model.scenarios import moved_from_step
 from app.model.stages import NODE_IDS, EdgeState, NodeState
 from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
 from app.view.links import canonical_query, current_preset, walk_focus
@@ -152,6 +153,7 @@ class MarkerVM(NamedTuple):
     query: str
     preset: str | None
     focus: str | None
+    walk_moved: bool = False  # a walkthrough state whose controls moved away from the step's (app.css shows a note)
 
 
 class NoticesVM(NamedTuple):
@@ -222,7 +224,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
     i = r.inputs
     focus = walk_focus(i)
     regions = [
-        Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus)),
+        Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus, moved_from_step(i))),
         Region("notices", "live-notices", NoticesVM(notices)),
         Region("arch_info", "arch-info", arch_info(i)),
         Region("stage", "live-stage", StageVM(r.stage, r.bottleneck)),
