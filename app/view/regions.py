@@ -15,7 +15,7 @@ from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice
-from app.model.meters import METER_IDS, Meter
+from app.model.meters import METER_IDS, Meter, memory_fits
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
 from app.model.scenarios import moved_from_step
@@ -33,6 +33,7 @@ class Region(NamedTuple):
 class StageVM(NamedTuple):
     stage: str
     bottleneck: str
+    fits: bool = True  # False: the header names memory as the bottleneck, as the why-panel does
 
 
 class NodeVM(NamedTuple):
@@ -227,7 +228,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Regi
         Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus, moved_from_step(i))),
         Region("notices", "live-notices", NoticesVM(notices)),
         Region("arch_info", "arch-info", arch_info(i)),
-        Region("stage", "live-stage", StageVM(r.stage, r.bottleneck)),
+        Region("stage", "live-stage", StageVM(r.stage, r.bottleneck, memory_fits(r.meters["train_memory"]))),
     ]
     regions += [Region("node", f"dg-n-{k}", NodeVM(k, r.nodes[k])) for k in NODE_IDS]
     regions += [Region("edge", f"dg-e-{e.id}", e) for e in r.edges]
