@@ -19,7 +19,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from app.i18n.terms import strip_terms
-from app.tutorial import quote_figures
+from app.tutorial import PICTURE, quote_figures
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "i18n" / "terms.md"
@@ -135,10 +135,12 @@ def catalogue_prose(value: str) -> str:
 
 def tutorial_prose() -> list[tuple[int, str]]:
     """(line number, text) of the zh tutorial's prose: code blocks, code spans, link targets and titles, and the
-    italic titles of cited works removed; each {{fig …}} quote read as the figure the page shows in its place."""
+    italic titles of cited works removed; each {{fig …}} quote read as the figure the page shows in its place, and
+    each figure line ({{diagram …}}, {{chart …}}) as its caption."""
     md = MarkdownIt("commonmark").enable("table")
     out = []
-    for token in md.parse(quote_figures(ZH_TUTORIAL.read_text(encoding="utf-8"), "zh")):
+    source = PICTURE.sub(lambda m: m.group(4), quote_figures(ZH_TUTORIAL.read_text(encoding="utf-8"), "zh"))
+    for token in md.parse(source):  # a figure's directive is not prose; its caption is
         if token.type != "inline":
             continue
         parts, title = [], 0

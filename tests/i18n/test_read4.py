@@ -266,7 +266,7 @@ def test_the_tutorials_hybrid_engine_of_2023_is_hf_generate(lang: str) -> None:
     workload and the OPT-13B recipe, set engine=hf, as the lab's reality table does for the same recipe; with the
     paged engine the model's colocated generation is faster than separate, the reverse chapter 15 draws."""
     src = _tutorial(lang)
-    section = src[src.index("### 6.3"):src.index("### 6.4")]
+    section = src[src.index("### 12.3"):src.index("### 12.4")]
     colocated = re.findall(r"\]\((/(?:zh|en)/\?[^ )]*placement=colocated[^ )]*)", section)
     assert colocated and all("engine=hf" in url for url in colocated)
     assert all("engine=hf" in q for q, _f, _m in figures(section) if "placement=colocated" in q)

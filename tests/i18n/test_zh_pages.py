@@ -94,7 +94,7 @@ def _q(inputs=DEFAULTS, **changes) -> str:  # noqa: ANN001
 # and 11. 术语表 an English column.
 TUTORIAL = "/zh/tutorial"
 PAGES = [
-    "/zh/", "/zh/compare", "/zh/nope", TUTORIAL,
+    "/zh/", "/zh/compare", "/zh/compare?b_method=dpo", "/zh/launch", "/zh/nope", TUTORIAL,
     *(f"/zh/?{_q(p.inputs)}" for p in PRESETS),
     *(f"/zh/?{_q(w.inputs)}" for w in WALKTHROUGH),
     *(f"/zh/compare?{_q(p.inputs)}" for p in PRESETS),
