@@ -17,7 +17,20 @@ from app.model.meters import kl_reference
 NOFIT = DEFAULTS.model_copy(update={"policy_b": 175})              # does not fit on 8 GPUs; fits on more
 NEVER = DEFAULTS.model_copy(update={"policy_b": 1100})             # fits on no count up to 4,096
 NEVER_OFFLOADED = NEVER.model_copy(update={"offload": "optimizer"})
-TIGHT = DEFAULTS.model_copy(update={"policy_b": 8, "rm_b": 8})     # fits, in the hot band (90–100 % of usable)
+
+
+
+def _tight():
+    """The smallest policy (and reward model) that fits in the hot band (90–100 % of usable memory)."""
+    for half in range(14, 60):
+        s = DEFAULTS.model_copy(update={"policy_b": half / 2, "rm_b": half / 2})
+        r = evaluate(s)
+        if r.memory.fits and r.meters["train_memory"].level == "hot":
+            return s
+    raise AssertionError("no state fits in the hot band")
+
+
+TIGHT = _tight()
 
 
 def _stage(body: str) -> str:
@@ -89,15 +102,17 @@ def test_the_meter_panel_is_not_titled_bottleneck():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_kl_meter_says_what_its_level_means(client, lang):
     """Level 50 is x = 1: the reference recipe's β with one epoch; the figure quotes that β from the model."""
-    line = meter(client.get(lab_path(lang, DEFAULTS)).text, "kl_risk")
-    assert "50" in line and f"β = {kl_reference('ppo'):g}" in line
+    body = client.get(lab_path(lang, DEFAULTS)).text
+    assert "50" in meter(body, "kl_risk")  # beside the level
+    full = re.search(r'id="meter-kl_risk".*?<details class="math">(.*?)</details>', body, re.S).group(1)
+    assert "50" in text(full) and f"β = {kl_reference('ppo'):g}" in text(full)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_memory_lane_over_the_card_says_it_does_not_fit(client, lang):
     """A5: a lane beyond usable memory (353 GB on an 80 GB card) says that the layout does not fit."""
     body = client.get(lab_path(lang, NOFIT)).text
-    lanes = re.findall(r'<div class="over">\s*<span>(.*?)</span>\s*<svg', body, re.S)
+    lanes = re.findall(r'<li class="over"><span>(.*?)</span> <span class="seg-l">', body, re.S)
     assert lanes and all(translator(lang)("est.mem_over") in text(x) for x in lanes)
     assert translator(lang)("est.mem_over") not in text(client.get(lab_path(lang, DEFAULTS)).text)
 
