@@ -125,9 +125,7 @@ def test_step_9_drop_the_critic() -> None:
     assert f["training_gpu_s"] == pytest.approx(f["ppo_training_gpu_s"] / 2)
     assert f["training_s"] < f["ppo_training_s"] and f["total_s"] < f["ppo_total_s"]
     assert f["per_gpu_gb"] < f["ppo_per_gpu_gb"] and f["min_gpus"] < f["ppo_min_gpus"]
-    assert f["generation_s"] < f["ppo_generation_s"]  # "more memory free for the KV cache"
-    assert f["gen_gpus"] > f["ppo_gen_gpus"]  # "the GPUs it frees go to generation"
-    assert f["prompts_per_step"] == 512 / 8
+    assert f["prompts_per_step"] == 512 / 8 < f["rollouts"]  # "a step learns from fewer prompts"
 
 
 def test_step_10_the_longest_response_sets_the_step() -> None:
@@ -139,7 +137,7 @@ def test_step_10_the_longest_response_sets_the_step() -> None:
     assert f["generation_s"] >= max(f["batch_s"], f["floor_s"])
     assert f["tail_s"] == pytest.approx(f["generation_s"] - f["batch_s"]) and f["tail_s"] > 0
     assert f["tail_pct"] == pytest.approx(100 * f["tail_s"] / f["generation_s"])
-    # no tail: generation is the batch's own time; twice the GPUs: generation stays on the floor
+    # no tail: generation is the batch's own time; twice the GPUs do not move the floor
     assert f["flat_generation_s"] == pytest.approx(f["batch_s"]) and f["flat_total_s"] < f["total_s"]
     # twice the GPUs halve the bulk, not the drain: generation falls, far from half, and stays above the floor
     assert f["wide_gpus"] == 32 and f["generation_s"] / 2 < f["wide_generation_s"] < f["generation_s"]
