@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from app.model.inputs import WorkloadInputs
 from app.model import meters
+from app.model.inputs import WorkloadInputs
 from app.model.meters import Meter
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
