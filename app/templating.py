@@ -94,7 +94,7 @@ def environment(lang: str) -> Environment:
         auto_reload=False,      # templates ship with the app
         cache_size=-1,          # keep every compiled template
     )
-    env.globals.update(GLOBALS)
+    env.globals.update(GLOBALS, lang=lang, other_lang="en" if lang == "zh" else "zh")
     env.filters.update(
         t=t,
         tm=t.markup,

@@ -84,7 +84,7 @@ CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("arch", "custom", ARCH_IDS, group="model", description="policy architecture; a named one sets policy_b"),
     ChoiceSpec("reward", "model", ("model", "verifier"), group="algorithm", description="a learned reward model or a rule-based checker"),
     ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
-    ChoiceSpec("placement", "separate", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
+    ChoiceSpec("placement", "colocated", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
     ChoiceSpec("offload", "none", ("none", "optimizer"), group="hardware", description="optimizer states in host memory"),
     ChoiceSpec("gpu", "a100_80g", tuple(GPUS), group="hardware", description="GPU type"),

@@ -25,19 +25,27 @@ def _w(**changes) -> WorkloadInputs:
     return WorkloadInputs(**{**_BASE, **changes})
 
 
+def _walk(**changes) -> WorkloadInputs:
+    """A walkthrough step's state: the 2023 separate layout unless the step says otherwise (the page's default is
+    colocated, the layout the lab recommends; steps 10–12 compare the two)."""
+    return _w(**{"placement": "separate", **changes})
+
+
 @dataclass(frozen=True, slots=True)
 class Preset:
     id: str
     inputs: WorkloadInputs
 
 
+# The page's default layout is colocated (the one the lab recommends); from "scaled rollouts" on, the cards show the
+# 2023 separate layout whose searched split their descriptions talk about.
 PRESETS: tuple[Preset, ...] = (
     Preset("sft_only", _w(pairs=0, rollouts=0)),
     Preset("reward_model", _w(rollouts=0)),
     Preset("ppo_loop", _w(rollouts=512)),
-    Preset("scaled_rollouts", _w(rollouts=2048, gpus=16)),
-    Preset("eval_gated", _w(rollouts=2048, gpus=16, eval_every=10)),
-    Preset("dpo", _w(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1)),
+    Preset("scaled_rollouts", _w(placement="separate", rollouts=2048, gpus=16)),
+    Preset("eval_gated", _w(placement="separate", rollouts=2048, gpus=16, eval_every=10)),
+    Preset("dpo", _w(placement="separate", rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1)),
     # GRPO with verifiable rewards, 2025–26 style: an 8 B GQA policy, 8 responses per prompt, a rule-based checker,
     # verl's β = 0.001, chain-of-thought responses with a long tail, a colocated vLLM hybrid engine on 16 H100s.
     Preset("grpo", _w(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verifier", kl=0.001,
@@ -60,24 +68,24 @@ _COT = dict(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verif
             gpus=16, eval_every=10, staleness=0, offload="none", tuning="full")
 
 WALKTHROUGH: tuple[WalkStep, ...] = (
-    WalkStep(1, _w(pairs=0, rollouts=0, step=1), "sft_trainer"),
-    WalkStep(2, _w(pairs=0, rollouts=0, gpus=1, placement="colocated", step=2), "train_memory"),
-    WalkStep(3, _w(rollouts=0, step=3), "reward_model"),
-    WalkStep(4, _w(rollouts=512, step=4), "rollout_load"),
-    WalkStep(5, _w(rollouts=2048, gpus=16, step=5), "rollout_gen"),
-    WalkStep(6, _w(rollouts=512, kl=0.002, epochs=4, step=6), "kl_risk"),
-    WalkStep(7, _w(rollouts=2048, gpus=16, eval_every=10, step=7), "eval_need"),
-    WalkStep(8, _w(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1, step=8), "policy_update"),
+    WalkStep(1, _walk(pairs=0, rollouts=0, step=1), "sft_trainer"),
+    WalkStep(2, _walk(pairs=0, rollouts=0, gpus=1, placement="colocated", step=2), "train_memory"),
+    WalkStep(3, _walk(rollouts=0, step=3), "reward_model"),
+    WalkStep(4, _walk(rollouts=512, step=4), "rollout_load"),
+    WalkStep(5, _walk(rollouts=2048, gpus=16, step=5), "rollout_gen"),
+    WalkStep(6, _walk(rollouts=512, kl=0.002, epochs=4, step=6), "kl_risk"),
+    WalkStep(7, _walk(rollouts=2048, gpus=16, eval_every=10, step=7), "eval_need"),
+    WalkStep(8, _walk(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1, step=8), "policy_update"),
     # 9. drop the critic: step 4's workload (7B, 512 rollouts, 8 A100s, separate) under GRPO with verl's β = 0.001
     #    and group 8; the reward model stays, so the critic is the only model that goes
-    WalkStep(9, _w(rollouts=512, method="grpo", group=8, kl=0.001, reward="model", placement="separate",
+    WalkStep(9, _walk(rollouts=512, method="grpo", group=8, kl=0.001, reward="model", placement="separate",
                    engine="vllm", step=9), "train_memory"),
     # 10. the longest response sets the step: mean 2,048 tokens, longest 8,192, colocated vLLM on 16 H100s
-    WalkStep(10, _w(**_COT, placement="colocated", step=10), "rollout_gen"),
+    WalkStep(10, _walk(**_COT, placement="colocated", step=10), "rollout_gen"),
     # 11. colocate or split: the same workload disaggregated, with the searched split
-    WalkStep(11, _w(**_COT, placement="separate", step=11), "rollout_load"),
+    WalkStep(11, _walk(**_COT, placement="separate", step=11), "rollout_load"),
     # 12. one step off-policy: the same split, generation of step n + 1 overlapping step n's training
-    WalkStep(12, _w(**{**_COT, "staleness": 1}, placement="separate", step=12), "policy_update"),
+    WalkStep(12, _walk(**{**_COT, "staleness": 1}, placement="separate", step=12), "policy_update"),
 )
 
 

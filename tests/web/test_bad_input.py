@@ -32,7 +32,7 @@ BAD = [
     ("gpu", "tpu", "a100_80g"),
     ("gpu", XSS_ATTR, "a100_80g"),
     ("method", XSS_TAG, "ppo"),
-    ("placement", "everywhere", "separate"),
+    ("placement", "everywhere", "colocated"),
     ("kl", "nan", "0.02"),
     ("kl", "-inf", "0"),  # β = 0 is allowed under ppo (the default method): no KL term, no reference
     ("kl", "-1", "0"),
@@ -91,8 +91,8 @@ def _field_of(line: str) -> str | None:
     return m.group(1) if m else None
 
 
-# the other fields a bad value may move by a rule, from the default state: gpus < 4 makes separate colocated
-FOLLOW_ONS = {"gpus": {"placement"}}
+# the other fields a bad value may move by a rule, from the default (colocated) state: a stale step needs separate
+FOLLOW_ONS = {"gpus": {"placement"}, "staleness": {"placement"}}
 
 
 def _assert_notices_name(body: str, name: str) -> None:
@@ -256,7 +256,8 @@ RULES = [
     ({"staleness": "2", "placement": "colocated"}, [("placement", "async_needs_separate")],
      {"staleness": "2", "placement": "separate"}, True),
     # 2 GPUs: no asynchronous run (it needs separate placement, which needs 4), and separate falls back too
-    ({"staleness": "2", "gpus": "2"}, [("staleness", "async_needs_gpus"), ("placement", "separate_needs_gpus")],
+    ({"staleness": "2", "gpus": "2", "placement": "separate"},
+     [("staleness", "async_needs_gpus"), ("placement", "separate_needs_gpus")],
      {"staleness": "0", "placement": "colocated"}, True),
     ({"method": "dpo", "kl": "0"}, [("kl", "dpo_needs_beta")], {"kl": fmt_param(DPO_MIN_BETA)}, True),
     ({"method": "dpo", "kl": "-1"}, [("kl", "below_min"), ("kl", "dpo_needs_beta")], {"kl": fmt_param(DPO_MIN_BETA)},

@@ -88,7 +88,8 @@ def test_the_presets_give_the_expected_commands(client, lang):
         seen[p.id] = tuple(command_text(section(text, fw)) is not None for fw in FRAMEWORKS)
     assert seen == {
         "sft_only": (False, False), "reward_model": (False, False),   # before the loop: nothing to launch
-        "ppo_loop": (False, True), "scaled_rollouts": (False, True),  # separate + sync: verl only async, OpenRLHF yes
+        "ppo_loop": (True, True),  # colocated (the page's default): both frameworks
+        "scaled_rollouts": (False, True),  # separate + sync: verl only async, OpenRLHF yes
         "eval_gated": (False, True),
         "dpo": (False, True),                                          # verl has no DPO trainer
         "grpo": (True, True),                                          # colocated hybrid engine: both
@@ -148,10 +149,11 @@ def test_grpo_shows_the_group_estimator_and_the_group_size(client, lang):
 
 
 def test_separate_ppo_places_each_role_as_the_model_chose(client):
-    """ppo_loop: 8 × A100, the model's split generation 1 / scoring 2 / training 5.  OpenRLHF: actor ⌈5/2⌉ = 3,
+    """ppo_loop in the separate layout: 8 × A100, the model's split generation 1 / scoring 2 / training 5.  OpenRLHF: actor ⌈5/2⌉ = 3,
     critic ⌊5/2⌋ = 2, reference 1 and reward model 1 on the scoring pair, 1 engine of TP 1; the engine has the whole
     usable card, 72 GB of 80 GB = 0.9."""
-    orlhf = command_text(section(page(client, "en", query(PRESET_BY_ID["ppo_loop"].inputs)).text, "openrlhf"))
+    separate = PRESET_BY_ID["ppo_loop"].inputs.model_copy(update={"placement": "separate"})
+    orlhf = command_text(section(page(client, "en", query(separate)).text, "openrlhf"))
     for flag in ("--actor.num_gpus_per_node 3", "--critic.num_gpus_per_node 2", "--ref.num_gpus_per_node 1",
                  "--reward.num_gpus_per_node 1", "--vllm.num_engines 1", "--vllm.tensor_parallel_size 1",
                  "--vllm.gpu_memory_utilization 0.9", "--algo.advantage.estimator gae"):
@@ -211,7 +213,6 @@ def test_the_lab_links_to_the_launch_page_with_the_same_query(client, lang, pres
     link = parse(r.text).by_id("launch-link")
     assert link is not None
     assert link.get("href") == f"/{lang}/launch?{canonical_query(inputs)}"
-    assert link.get("data-state-path") == f"/{lang}/launch"
     assert client.get(link.get("href")).status_code == 200
 
 
