@@ -18,6 +18,7 @@ from app.tutorial import (
     CHART_IDS,
     FigureError,
     Picture,
+    figure,
     figures,
     pictures,
     quote_figures,
@@ -186,3 +187,51 @@ def test_every_chapter_of_the_learners_path_has_a_figure(lang: str):
     chapters = [src[a:b] for a, b in zip(starts, starts[1:], strict=False)]
     for k in (2, 4, 5, 7, 8):
         assert re.search(r"(?m)^\{\{(diagram|chart) ", chapters[k - 1]), f"chapter {k}"
+
+
+# --- the charts: the lab's own, for the figure's state ---------------------------------------------------------------
+
+
+def _svg(html: str, chart: str) -> str:
+    """The SVG of one chart, without ids and the references to them (the tutorial prefixes them)."""
+    m = re.search(rf'<figure class="chart"[^>]*data-chart="{chart}"[^>]*>.*?(<svg.*?</svg>)', html, re.S)
+    assert m, chart
+    return re.sub(r'\s(id|aria-labelledby|aria-describedby)="[^"]*"', "", m.group(1))
+
+
+def test_every_chart_of_the_lab_appears_in_the_tutorial():
+    for lang in LANGS:
+        assert {p.chart for p in PICTURES[lang] if p.kind == "chart"} == set(CHART_IDS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_chart_draws_the_models_figures_for_its_state(lang: str):
+    """The chart's own text (its description and marker) carries the model's figures for the figure's state."""
+    for (n, kind, chart, query, inner), picture in zip(_rendered(lang), PICTURES[lang], strict=True):
+        if kind != "chart":
+            continue
+        assert f'id="tfig-{n}-' in inner and 'id="cs-t"' not in inner, f"figure {n}: its ids are its own"
+        if chart == "step_phases":
+            assert figure(query, "step.total_s", "dur", lang) in inner, f"figure {n}"
+            assert figure(query, "step.training_s", "dur", lang) in inner, f"figure {n}"
+        elif chart == "memory":
+            assert figure(query, "memory.usable_gb", "gb", lang) in inner, f"figure {n}"
+        else:
+            assert figure(query, "step.total_s", "dur", lang) in inner, f"figure {n}"  # the marker: this state's step
+            assert f"{picture.inputs().gpus:,}" in inner
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lab_at_a_charts_link_draws_the_same_chart(client, lang: str):
+    for (n, kind, chart, _query, inner) in _rendered(lang):
+        if kind != "chart":
+            continue
+        lab = client.get(_link(inner)).text
+        assert _svg(inner, chart) == _svg(lab, chart), f"figure {n}: {chart}"
+
+
+def test_a_chart_with_nothing_to_draw_fails_loudly():
+    with pytest.raises(FigureError, match="no RL step"):
+        render = pictures("{{chart rollouts=0&placement=separate step_phases}} before the loop\n")
+        from app.tutorial import _chart_svg
+        _chart_svg(render[0], "en", "tfig-1")
