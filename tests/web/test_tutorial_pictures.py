@@ -235,3 +235,12 @@ def test_a_chart_with_nothing_to_draw_fails_loudly():
         render = pictures("{{chart rollouts=0&placement=separate step_phases}} before the loop\n")
         from app.tutorial import _chart_svg
         _chart_svg(render[0], "en", "tfig-1")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_with_its_figures_has_unique_ids_and_no_dangling_label(client, lang: str):
+    page = client.get(f"/{lang}/tutorial").text
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    labels = {x for v in re.findall(r'aria-(?:labelledby|describedby)="([^"]+)"', page) for x in v.split()}
+    assert labels <= set(ids)
