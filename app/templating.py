@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from app.i18n import LANGS, translator
+from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
 from app.model.meters import METER_IDS
@@ -98,6 +99,7 @@ def environment(lang: str) -> Environment:
     env.filters.update(
         t=t,
         tm=t.markup,
+        term=lambda words, term_id: term_html(words, term_id, lang),  # 'KV cache'|term('kv_cache'): app/i18n/terms.py
         fmt=lambda value, spec: t.fmt(spec, value),
         notice=lambda n: notice_text(n, t),
         targs=lambda args: t_args(args, t),

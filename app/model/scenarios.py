@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from app.model.assumptions import DPO_BATCH_PAIRS
+from app.model.assumptions import CONSTANTS, DPO_BATCH_PAIRS
 from app.model.compare import with_method
 from app.model.evaluate import Result, evaluate
 from app.model.inputs import DEFAULTS, WorkloadInputs
@@ -119,14 +119,20 @@ def _prefixed(prefix: str, figures: dict[str, float]) -> dict[str, float]:
     return {f"{prefix}_{k}": v for k, v in figures.items()}
 
 
+def _trained(r: Result) -> dict[str, float]:
+    """What a trained model costs: bytes per parameter (weights, gradients, fp32 master weights and Adam's moments)
+    and the policy's size."""
+    return {"bytes_per_param": CONSTANTS["train_bytes_per_param"].value, "policy_b": r.inputs.policy_b}
+
+
 def _step1(r: Result) -> dict[str, float]:
     i = r.inputs
-    return {**_memory(r), "sft_s": r.offline.sft_epoch_s, "demos": i.demos,
+    return {**_memory(r), **_trained(r), "sft_s": r.offline.sft_epoch_s, "demos": i.demos,
             "seq_tokens": i.prompt_tokens + i.response_tokens, "gpus": i.gpus}
 
 
 def _step2(r: Result) -> dict[str, float]:
-    return {**_memory(r), "gpus": r.inputs.gpus}
+    return {**_memory(r), **_trained(r), "gpus": r.inputs.gpus}
 
 
 def _step3(r: Result) -> dict[str, float]:
@@ -241,3 +247,15 @@ def walk_figures(n: int) -> dict[str, float]:
     True
     """
     return dict(_figures(n))
+
+
+def moved_from_step(inputs: WorkloadInputs) -> bool:
+    """Whether a walkthrough state has left its step's own settings (a control moved since the step's link): its
+    reveal then quotes figures of a state the page no longer shows, and says so.
+
+    >>> moved_from_step(WALKTHROUGH[3].inputs), moved_from_step(WALKTHROUGH[3].inputs.model_copy(update={"gpus": 16}))
+    (False, True)
+    >>> moved_from_step(DEFAULTS)
+    False
+    """
+    return bool(inputs.step) and inputs != WALKTHROUGH[inputs.step - 1].inputs

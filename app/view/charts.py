@@ -133,6 +133,15 @@ def step_chart(r: Result) -> StepChartVM:
         rows=pts)
 
 
+# the glossary entry each chart part links to (app/content/glossary.json ids; the reference page's #g-<id>)
+PART_TERMS = {
+    "gen": "rollout", "tail": "response_tail", "score": "reward_model", "train": "ppo_epoch", "sync": "refit",
+    "actor": "policy", "critic": "critic", "reference": "reference_model", "reward": "reward_model",
+    "gen_weights": "paged_engine", "kv": "kv_cache", "activations": "activation_checkpointing",
+    "logits": "logits_memory", "sft": "sft", "rm": "reward_model", "total": "gpu_seconds",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Bar:
     part: str
@@ -140,6 +149,10 @@ class Bar:
     x: float
     w: float
     value: float   # seconds or GB
+
+    @property
+    def term(self) -> str:  # its glossary entry
+        return PART_TERMS.get(self.part, "")
 
     @property
     def text_y(self) -> float:  # the baseline of its label and value, inside a 20-unit bar

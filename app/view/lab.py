@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
-from app.model.scenarios import walk_figures
+from app.model.scenarios import moved_from_step, walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
 
@@ -104,10 +104,16 @@ class Walk:
     first: str
     focus: str | None
     figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
+    moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
 
     @property
     def total(self) -> int:
         return len(self.steps)
+
+    @property
+    def own_url(self) -> str | None:
+        """The current step's link: its whole state (where the reveal's figures come from)."""
+        return self.steps[self.current - 1][1] if self.current else None
 
 
 def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
@@ -117,7 +123,8 @@ def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
     return Walk(current=n, steps=steps,
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
-                first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {})
+                first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
+                moved=moved_from_step(inputs))
 
 
 def _shown(value: float) -> str:

@@ -19,7 +19,7 @@ from app.model.inputs import Notice
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
-from app.model.scenarios import WALKTHROUGH
+from app.model.scenarios import moved_from_step
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
 from app.view.charts import MemoryChartVM, PhasesChartVM, StepChartVM, memory_chart, phases_chart, step_chart
 from app.view.estimates import Lane, timeline
@@ -185,6 +185,7 @@ class MarkerVM:
     query: str
     preset: str | None
     focus: str | None
+    walk_moved: bool = False  # a walkthrough state whose controls moved away from the step's (app.css shows a note)
 
 
 @frozen
@@ -198,15 +199,6 @@ class WhyVM:
     change: Moves | None
     stage: str
     bottleneck: str
-
-
-@frozen
-class DriftVM:
-    """A walkthrough step whose state the controls have left: the card's figures are the step's, not the page's."""
-
-    step: int | None
-    drifted: bool
-    back: str   # the step's own query (the link back to its state)
 
 
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
@@ -289,14 +281,6 @@ def strip(r: Result) -> StripVM:
     return StripVM(meters=tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), stage=r.stage)
 
 
-def _drift(r: Result) -> DriftVM:
-    n = r.inputs.step
-    if not n:
-        return DriftVM(step=None, drifted=False, back="")
-    own = WALKTHROUGH[n - 1].inputs
-    return DriftVM(step=n, drifted=own != r.inputs, back=canonical_query(own))
-
-
 def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str, Region]:
     """A state's regions after a move: the why-panel also says what moved (``change``)."""
     why = Region(kind="why", dom_id="live-why",
@@ -314,9 +298,9 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
     query = canonical_query(i)
     links = LinksVM(query=query, present=present)
     regions = [
-        Region(kind="marker", dom_id="live-marker", vm=MarkerVM(query=query, preset=current_preset(i), focus=focus)),
+        Region(kind="marker", dom_id="live-marker", vm=MarkerVM(query=query, preset=current_preset(i), focus=focus,
+                                                                walk_moved=moved_from_step(i))),
         Region(kind="notices", dom_id="live-notices", vm=NoticesVM(notices=notices)),
-        Region(kind="drift", dom_id="walk-drift", vm=_drift(r)),
         *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
         Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
         Region(kind="stage", dom_id="live-stage",

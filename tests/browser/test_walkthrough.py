@@ -48,7 +48,7 @@ def _reveal(page: Page, n: int) -> None:
     takeaway = reveal.locator(".takeaway")
     assert reveal.get_attribute("open") is None, f"step {n}: the reveal starts open"
     expect(takeaway).not_to_be_visible()
-    reveal.locator("summary").click()
+    reveal.locator(":scope > summary").click()  # not the nested "show the numbers"
     expect(reveal).to_have_attribute("open", "")
     expect(takeaway).to_be_visible()
     assert len(takeaway.inner_text().strip()) > 10, f"step {n}: empty takeaway"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from app.i18n.terms import strip_terms
 from app.tutorial import PICTURE, quote_figures
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,8 +126,9 @@ _ADDRESS = re.compile(r"https?://\S+|(?<![\w/])/(?:zh|en)/\S*")
 
 
 def catalogue_prose(value: str) -> str:
-    """A catalogue value as prose: each placeholder read as "0"; <code> spans, tags and addresses blanked."""
-    return _ADDRESS.sub(" ", _TAG.sub(" ", _PLACEHOLDER.sub("0", value)))
+    """A catalogue value as prose: each term read as its words (``[[id|words]]``, app/i18n/terms.py), each
+    placeholder as "0"; <code> spans, tags and addresses blanked."""
+    return _ADDRESS.sub(" ", _TAG.sub(" ", _PLACEHOLDER.sub("0", strip_terms(value))))
 
 
 def tutorial_prose() -> list[tuple[int, str]]:

@@ -18,7 +18,7 @@ from support.page_text import why as _why
 from app.model import DEFAULTS, evaluate, normalise
 from app.model.assumptions import EVAL_GATE_MAX_STEPS
 from app.model.meters import memory_what
-from app.model.scenarios import PRESET_BY_ID, WALKTHROUGH
+from app.model.scenarios import PRESET_BY_ID, WALKTHROUGH, walk_figures
 from app.tutorial import figures, lab_links, tutorial_path
 
 STEP = {w.number: w.inputs for w in WALKTHROUGH}
@@ -36,10 +36,14 @@ def test_the_fixed_split_lists_its_fractions_in_the_sentences_order(client, lang
     assert fixed in line and "½ / ¼ / ¼" not in line
 
 
-def test_step_11_names_the_fixed_split_in_order(client) -> None:
-    # step 11: 4 generation, 4 scoring, 8 training GPUs of 16 = ¼ / ¼ / ½
+def test_step_11_names_the_split_in_order(client) -> None:
+    # step 11's numbers list the groups as the sentence does: generation, scoring, training, each with its count
+    f = walk_figures(11)
     body = _text(client.get(f"/zh/?{_q(STEP[11])}").text)
-    assert "½ / ¼ / ¼" not in body and "generation ¼、scoring ¼、训练 ½" in body
+    assert "½ / ¼ / ¼" not in body
+    assert f"生成 {f['gen_gpus']:.0f} 张" in body
+    assert body.index(f"生成 {f['gen_gpus']:.0f} 张") < body.index(f"打分 {f['score_gpus']:.0f} 张") \
+        < body.index(f"训练 {f['train_gpus']:.0f} 张")
 
 
 # --- 2. before and after in one unit ------------------------------------------------------------------------
@@ -153,7 +157,7 @@ def test_the_walkthrough_and_presets_read_as_teaching_text(client) -> None:
     assert "原来那个 Lab" not in body and "rollouts 仍为" not in body and "一整圈 loop" not in body
     assert "每步 rollout 数仍为 0" in body
     step10 = _text(client.get(f"/zh/?{_q(STEP[10])}").text)
-    assert "秒的下限" not in step10 and "所以 generation 最少也要" in step10
+    assert "秒的下限" not in step10 and "所以生成最少也要" in step10
     dpo = _why(client.get(f"/zh/?{_q(PRESET_BY_ID['dpo'].inputs)}").text)
     assert "rollouts 的设置" not in dpo and "「每个 step 的 rollout 数」" in dpo
 

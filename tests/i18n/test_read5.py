@@ -113,7 +113,7 @@ def test_step_5_does_not_say_generation_dominates(client, lang: str, bad: tuple)
 # --- 6. step 4: the KV cache is on the generation GPU, not the training card ---------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在 generation 那张卡上（53 GB）"),
+@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成那张卡上（53 GB）"),
                                             ("en", "not on the training GPUs but on the generation GPU (53 GB)")])
 def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good: str) -> None:
     """Step 4, separate 1/2/5: training lane 22.4 + 22.4 + 4.5 + 12.6 = 61.9 GB, no KV; the generation lane holds

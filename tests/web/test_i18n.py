@@ -170,7 +170,7 @@ FAMILIES: dict[str, list[str]] = {
     "stage.*.name": _keys("stage.*.name", *STAGE_IDS),
     "stage.*.desc": _keys("stage.*.desc", *STAGE_IDS),
     **{f"walk.*.{part}": _keys(f"walk.*.{part}", *(w.number for w in WALKTHROUGH))
-       for part in ("title", "question", "reveal", "takeaway")},
+       for part in ("title", "question", "reveal", "numbers", "takeaway")},
 }
 # First arguments that are keys computed by the model (checked by test_every_model_key_formats)
 MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}

@@ -72,6 +72,15 @@ def test_each_figure_links_to_its_own_state_in_the_lab(lang: str):
         assert linked == picture.inputs(), f"figure {n}: the link opens another state than {query}"
 
 
+def _nodes(html: str, prefix: str) -> dict[str, str]:
+    """node id → the classes of its state's element (``st-<state>``, ``bn`` when it is the bottleneck)."""
+    out = {}
+    for tag in re.findall(rf'<svg[^>]*\bid="{prefix}-n-[^"]+"[^>]*>', html):
+        out[re.search(rf'id="{prefix}-n-(\w+)"', tag).group(1)] = re.search(r'class="([^"]*)"', tag).group(1)
+    assert out, prefix
+    return out
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_diagram_shows_the_models_node_states(lang: str):
     """Every node of a figure's diagram carries the state the model gives it for the figure's state (the same
@@ -80,9 +89,10 @@ def test_each_diagram_shows_the_models_node_states(lang: str):
         if kind != "diagram":
             continue
         result = picture.result()
-        drawn = dict(re.findall(rf'id="tfig-{n}-n-(\w+)" class="st-(\w+)', inner))
+        nodes = _nodes(inner, f"tfig-{n}")
+        drawn = {k: v.split()[0].removeprefix("st-") for k, v in nodes.items()}
         assert drawn == {k: v.state for k, v in result.nodes.items()}, f"figure {n}"
-        flagged = re.findall(rf'id="tfig-{n}-n-(\w+)" class="st-\w+ bn"', inner)
+        flagged = [k for k, v in nodes.items() if "bn" in v.split()]
         assert flagged == [k for k, v in result.nodes.items() if v.bottleneck], f"figure {n}"
 
 
@@ -91,8 +101,7 @@ def test_the_lab_at_a_figures_link_draws_the_same_diagram(client):
         if kind != "diagram":
             continue
         lab = client.get(_link(inner)).text
-        figure = dict(re.findall(rf'id="tfig-{n}-n-(\w+)" class="(st-[\w ]+)"', inner))
-        page = dict(re.findall(r'id="dg-n-(\w+)" class="(st-[\w ]+)"', lab))
+        figure, page = _nodes(inner, f"tfig-{n}"), _nodes(lab, "dg")
         assert figure == page, f"figure {n}"
 
 
