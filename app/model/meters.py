@@ -120,6 +120,12 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
 
 
+def memory_fits(m: Meter) -> bool:
+    """Whether the memory meter's state fits (its figure is none of the does-not-fit ones): what the stage header and
+    the why-panel need to name memory as the bottleneck."""
+    return not m.figure.startswith(("meter.train_memory.figure_nofit", "meter.train_memory.figure_never"))
+
+
 def memory_what(method: str, reference: bool, reward_model: bool) -> str:
     """The ``what`` of the memory figure (``enum.what.<what>``): the models whose states it counts.
 
@@ -176,7 +182,7 @@ def kl_risk(epochs: int, kl: float, dpo: bool | str, active: bool, verifier: boo
     floor = VERIFIER_KL_FLOOR if verifier and method != "dpo" else 0.0
     formula = "meter.kl_risk.formula_floor" if floor else "meter.kl_risk.formula"
     return _meter("kl_risk", risk, None, figure,
-                  {"kl": kl, "epochs": epochs, "pressure": x},
+                  {"kl": kl, "epochs": epochs, "pressure": x, "ref": ref},  # ref: what the level is measured against
                   formula, {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x, "floor": floor})
 
 
