@@ -29,6 +29,6 @@ BUDGETS: dict[str, float] = {
     "class_failures": 0,
     # one htmx partial, gzipped bytes as sent (every one-notch move from the defaults and from random states); the
     # partial carries the charts, the meter strip and the state links as regions (issue 23), so it is counted as the
-    # network carries it, as the code review asked
+    # network carries it, as the code review asked (tests/test_budgets.py asserts it)
     "partial_gzip_bytes": 10_000,
 }
