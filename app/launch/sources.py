@@ -140,17 +140,14 @@ OPENRLHF_FLAGS: dict[str, str] = {
 
 # TRL: ``--name value`` to ``trl/scripts/{grpo,dpo}.py``, parsed into its dataclasses.
 TRL_FLAGS: dict[str, str] = {
-    **{f"--{n}": "trl.grpo_config" for n in """num_generations max_completion_length use_vllm vllm_mode
-        vllm_tensor_parallel_size vllm_gpu_memory_utilization vllm_server_host steps_per_generation
-        num_iterations""".split()},
-    **{f"--{n}": "trl.dpo_config" for n in "max_length".split()},
-    **{f"--{n}": "trl.base_config" for n in "bf16 gradient_checkpointing logging_steps".split()},
+    **{f"--{n}": "trl.grpo_config" for n in ["num_generations", "max_completion_length", "use_vllm", "vllm_mode", "vllm_tensor_parallel_size", "vllm_gpu_memory_utilization", "vllm_server_host", "steps_per_generation", "num_iterations"]},
+    **{f"--{n}": "trl.dpo_config" for n in ["max_length"]},
+    **{f"--{n}": "trl.base_config" for n in ["bf16", "gradient_checkpointing", "logging_steps"]},
     "--beta": "trl.grpo_config",
-    **{f"--{n}": "trl.model_config" for n in "model_name_or_path use_peft lora_r lora_alpha lora_target_modules".split()},
+    **{f"--{n}": "trl.model_config" for n in ["model_name_or_path", "use_peft", "lora_r", "lora_alpha", "lora_target_modules"]},
     "--dataset_name": "trl.script_args",
-    **{f"--{n}": "trl.grpo_script" for n in "reward_funcs reward_model_name_or_path".split()},
-    **{f"--{n}": "transformers.training_args" for n in """output_dir per_device_train_batch_size
-        gradient_accumulation_steps num_train_epochs save_steps report_to""".split()},
+    **{f"--{n}": "trl.grpo_script" for n in ["reward_funcs", "reward_model_name_or_path"]},
+    **{f"--{n}": "transformers.training_args" for n in ["output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "num_train_epochs", "save_steps", "report_to"]},
 }
 
 # The fixed tokens in front of the flags, each with where it is documented.
