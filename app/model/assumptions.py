@@ -83,12 +83,23 @@ SOURCES: dict[str, Source] = {
                "huggyllama/llama-7b, llama-13b)", "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"),
         Source("cfg_llama31", "Llama-3.1-8B / 70B / 405B config.json and params.json (meta-llama on Hugging Face)",
                "https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json"),
-        Source("cfg_qwen25", "Qwen2.5-7B config.json (Qwen on Hugging Face)",
-               "https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json"),
-        Source("cfg_qwen3", "Qwen3-8B / 32B / 30B-A3B / 235B-A22B config.json (Qwen on Hugging Face)",
+        Source("cfg_qwen25", "Qwen2.5-1.5B / 3B / 7B / 14B / 32B config.json (Qwen on Hugging Face; the same shapes in "
+               "NVIDIA-NeMo/Megatron-Bridge models/qwen/qwen_provider.py); sizes from the model cards (1.54 / 3.09 / "
+               "7.61 / 14.7 / 32.5 B)", "https://huggingface.co/Qwen/Qwen2.5-1.5B/blob/main/config.json"),
+        Source("cfg_qwen3", "Qwen3-4B / 8B / 14B / 32B / 30B-A3B / 235B-A22B config.json (Qwen on Hugging Face; the same "
+               "shapes in NVIDIA-NeMo/Megatron-Bridge models/qwen/qwen_provider.py); sizes from the model cards",
                "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json"),
-        Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face) and its technical report "
-               "(671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
+        Source("cfg_llama32", "Llama-3.2-3B config.json (meta-llama on Hugging Face) and model card (3.21 B)",
+               "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"),
+        Source("cfg_gpt_oss", "gpt-oss-20b / gpt-oss-120b config.json (openai on Hugging Face; the same shapes in "
+               "NVIDIA-NeMo/Megatron-Bridge models/gpt_oss/gpt_oss_provider.py) and the gpt-oss model card, Table 1 "
+               "(20.91 B total / 3.61 B active; 116.83 B / 5.13 B)",
+               "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json"),
+        Source("cfg_kimi_k2", "Kimi-K2 model summary (MoonshotAI/Kimi-K2 README §2: 1 T total, 32 B activated, 61 layers "
+               "of which 1 dense, 384 experts, 8 selected, 1 shared, MLA) and config.json (moonshotai on Hugging Face)",
+               "https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/config.json"),
+        Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face; inference/configs/"
+               "config_671B.json in deepseek-ai/DeepSeek-V3) and its technical report (671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     )
 }
 
@@ -143,7 +154,9 @@ class Arch:
     """A policy architecture, as its published config.json gives it.
 
     ``total_b`` / ``active_b``: billions of parameters stored / used per token (equal for a dense model).
-    ``attention``: "mha", "gqa" or "mla".  MoE: ``experts`` routed experts, ``experts_per_token`` routed to.
+    ``attention``: "mha", "gqa" or "mla".  MoE: ``experts`` routed experts, ``experts_per_token`` routed to,
+    ``expert_hidden`` the width of one routed expert's MLP (config.json ``moe_intermediate_size``) and
+    ``moe_layers`` the layers that have routed experts (DeepSeek-V3: 61 − ``first_k_dense_replace`` 3 = 58).
     MLA: the latent KV cache of ``kv_lora_rank + rope_dim`` values per layer.  ``head_dim`` is the attention
     width per head (for MLA the query/key width, nope + rope)."""
 
@@ -162,6 +175,8 @@ class Arch:
     shared_experts: int = 0
     kv_lora_rank: int = 0
     rope_dim: int = 0
+    expert_hidden: int = 0
+    moe_layers: int = 0
     source: str | None = None
 
     @property
@@ -170,16 +185,30 @@ class Arch:
         return self.heads * self.head_dim
 
     @property
-    def routed_b(self) -> float:
-        """Parameters in routed experts, from total = dense + routed and active = dense + routed · k / E."""
-        if not self.experts:
+    def moe(self) -> bool:
+        """A mixture of experts: it has routed experts."""
+        return self.experts > 0
+
+    @property
+    def expert_b(self) -> float:
+        """Billions of parameters in all routed experts (0 for a dense model): a SwiGLU expert holds three
+        hidden × expert_hidden matrices (gate, up, down), so moe_layers · experts · 3 · hidden · expert_hidden.
+
+        DeepSeek-V3: 58 · 256 · 3 · 7,168 · 2,048 = 653.9 B of its 671 B (tests/model/test_architectures.py)."""
+        if not self.moe:
             return 0.0
-        return (self.total_b - self.active_b) / (1.0 - self.experts_per_token / self.experts)
+        return self.moe_layers * self.experts * 3 * self.hidden * self.expert_hidden / 1e9
+
+    @property
+    def routed_b(self) -> float:
+        """The name physics reads: ``expert_b``."""
+        return self.expert_b
 
     @property
     def dense_b(self) -> float:
-        """Parameters every token uses: attention, embeddings, shared experts, dense layers."""
-        return self.total_b - self.routed_b
+        """Parameters every token uses, ``total_b − expert_b``: attention, embeddings, shared experts, dense
+        layers."""
+        return self.total_b - self.expert_b
 
 
 # Values from each model's config.json (see SOURCES cfg_*); sizes in 10^9 parameters as their model cards give them.
@@ -191,15 +220,33 @@ ARCHS: dict[str, Arch] = {
         Arch("llama3_8b", 32, 4096, 32, 8, 128, 128_256, 8.0, 8.0, "gqa", source="cfg_llama31"),
         Arch("llama3_70b", 80, 8192, 64, 8, 128, 128_256, 70.6, 70.6, "gqa", source="cfg_llama31"),
         Arch("llama3_405b", 126, 16384, 128, 8, 128, 128_256, 405.0, 405.0, "gqa", source="cfg_llama31"),
+        Arch("qwen25_1_5b", 28, 1536, 12, 2, 128, 151_936, 1.54, 1.54, "gqa", source="cfg_qwen25"),
+        Arch("qwen25_3b", 36, 2048, 16, 2, 128, 151_936, 3.09, 3.09, "gqa", source="cfg_qwen25"),
         Arch("qwen25_7b", 28, 3584, 28, 4, 128, 152_064, 7.6, 7.6, "gqa", source="cfg_qwen25"),
+        Arch("qwen25_14b", 48, 5120, 40, 8, 128, 152_064, 14.7, 14.7, "gqa", source="cfg_qwen25"),
+        Arch("qwen25_32b", 64, 5120, 40, 8, 128, 152_064, 32.5, 32.5, "gqa", source="cfg_qwen25"),
+        Arch("qwen3_4b", 36, 2560, 32, 8, 128, 151_936, 4.0, 4.0, "gqa", source="cfg_qwen3"),
         Arch("qwen3_8b", 36, 4096, 32, 8, 128, 151_936, 8.2, 8.2, "gqa", source="cfg_qwen3"),
+        Arch("qwen3_14b", 40, 5120, 40, 8, 128, 151_936, 14.8, 14.8, "gqa", source="cfg_qwen3"),
         Arch("qwen3_32b", 64, 5120, 64, 8, 128, 151_936, 32.8, 32.8, "gqa", source="cfg_qwen3"),
+        Arch("llama32_3b", 28, 3072, 24, 8, 128, 128_256, 3.21, 3.21, "gqa", source="cfg_llama32"),
         Arch("qwen3_30b_a3b", 48, 2048, 32, 4, 128, 151_936, 30.5, 3.3, "gqa", experts=128, experts_per_token=8,
-             source="cfg_qwen3"),
+             expert_hidden=768, moe_layers=48, source="cfg_qwen3"),
         Arch("qwen3_235b_a22b", 94, 4096, 64, 4, 128, 151_936, 235.0, 22.0, "gqa", experts=128, experts_per_token=8,
-             source="cfg_qwen3"),
+             expert_hidden=1536, moe_layers=94, source="cfg_qwen3"),
         Arch("deepseek_v3", 61, 7168, 128, 128, 192, 129_280, 671.0, 37.0, "mla", experts=256, experts_per_token=8,
-             shared_experts=1, kv_lora_rank=512, rope_dim=64, source="cfg_deepseek_v3"),
+             shared_experts=1, kv_lora_rank=512, rope_dim=64, expert_hidden=2048, moe_layers=58,
+             source="cfg_deepseek_v3"),
+        # gpt-oss: 64 query heads of 64 over hidden 2,880, every layer MoE (num_local_experts, experts_per_token 4,
+        # intermediate_size 2,880 per expert); attention alternates a 128-token sliding window and full context
+        Arch("gpt_oss_20b", 24, 2880, 64, 8, 64, 201_088, 20.9, 3.6, "gqa", experts=32, experts_per_token=4,
+             expert_hidden=2880, moe_layers=24, source="cfg_gpt_oss"),
+        Arch("gpt_oss_120b", 36, 2880, 64, 8, 64, 201_088, 116.8, 5.1, "gqa", experts=128, experts_per_token=4,
+             expert_hidden=2880, moe_layers=36, source="cfg_gpt_oss"),
+        # Kimi-K2: DeepSeek-V3's layout with 384 experts, 64 heads and first_k_dense_replace 1 (60 MoE layers);
+        # 1,026 B counted from its config.json (tests/model/test_architectures.py), which the README rounds to "1 T"
+        Arch("kimi_k2", 61, 7168, 64, 64, 192, 163_840, 1026.0, 32.0, "mla", experts=384, experts_per_token=8,
+             shared_experts=1, kv_lora_rank=512, rope_dim=64, expert_hidden=2048, moe_layers=60, source="cfg_kimi_k2"),
     )
 }
 ARCH_IDS: tuple[str, ...] = ("custom", *ARCHS)

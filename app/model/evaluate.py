@@ -10,22 +10,11 @@ from app.model.assumptions import DPO_BATCH_PAIRS, GPUS, USABLE_MEMORY_FRACTION
 from app.model.compare import with_method
 from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective
-from app.model.physics import (
-    Dpo,
-    Lane,
-    Memory,
-    Run,
-    Stages,
-    Step,
-    dpo,
-    dpo_run,
-    offline_stages,
-    ppo_memory,
-    ppo_step,
-    rl_run,
-    stage_lanes,
-    workload,
-)
+from app.model.physics.memory import Lane
+from app.model.physics.offline import Dpo, Run, Stages, dpo, dpo_run, offline_stages, rl_run
+from app.model.physics.step import Step, ppo_step
+from app.model.physics.step_memory import Memory, ppo_memory, stage_lanes
+from app.model.physics.workload import workload
 from app.model.stages import (
     RL_LOOP_STAGES,
     EdgeState,

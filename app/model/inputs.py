@@ -56,7 +56,7 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("rollouts", 512, 0, 8_192, True, "rollouts",
                (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192),
                description="rollouts (responses) per RL step"),
-    NumberSpec("policy_b", 7, 0.1, 1_000, False, "B params", _SIZES,
+    NumberSpec("policy_b", 7, 0.1, 1_100, False, "B params", _SIZES,  # up to Kimi-K2's 1,026 B
                description="policy size, billions of parameters (a named arch sets it)"),
     NumberSpec("rm_b", 7, 0.1, 1_000, False, "B params", _SIZES,
                description="reward model (and critic) size, billions of parameters"),

@@ -12,7 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from app.model import Result, WorkloadInputs, physics
+from app.model import Result, WorkloadInputs
+from app.model.physics.generation import Generation as GenerationRecord
+from app.model.physics.memory import ModelMemory as ModelMemoryRecord
+from app.model.physics.offline import Dpo as DpoRecord
+from app.model.physics.offline import Run as RunRecord
+from app.model.physics.step import GpuLayout as GpuLayoutRecord
 
 
 def record_model(record: type) -> type[BaseModel]:
@@ -23,11 +28,11 @@ def record_model(record: type) -> type[BaseModel]:
     return create_model(record.__name__, __doc__=record.__doc__, **fields)
 
 
-GpuLayout = record_model(physics.GpuLayout)
-Generation = record_model(physics.Generation)
-ModelMemory = record_model(physics.ModelMemory)
-Run = record_model(physics.Run)
-Dpo = record_model(physics.Dpo)
+GpuLayout = record_model(GpuLayoutRecord)
+Generation = record_model(GenerationRecord)
+ModelMemory = record_model(ModelMemoryRecord)
+Run = record_model(RunRecord)
+Dpo = record_model(DpoRecord)
 
 
 class MeterOut(BaseModel):

@@ -17,7 +17,7 @@ from app.model.evaluate import Reason
 from app.model.inputs import Notice
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
-from app.model.physics import kv_bytes_per_token, policy_arch
+from app.model.physics.architecture import kv_bytes_per_token, policy_arch
 from app.model.stages import NODE_IDS, EdgeState, NodeState
 from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
 from app.view.links import canonical_query, current_preset, walk_focus

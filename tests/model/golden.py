@@ -31,6 +31,11 @@ Re-recorded once, deliberately, for the fifth native read (docs/i18n/reads/zh-re
 why.memory.*_one, why.offline.*_one), why.bottleneck.nofit when the states do not fit, the rollout card's nofit and
 async reasons with a new ``peak_gb`` argument, the bottleneck reason's ``per_gpu_gb`` / ``min_gpus`` and the stage
 reason's ``share`` arguments, and the KL card's badge (trade_off when the KL meter warns).
+Re-recorded once, deliberately, for the expert/dense split (issue 24 §C, branch arch): a MoE model's routed-expert
+parameters now come from its shape (moe_layers · experts · 3 · hidden · expert_hidden) instead of from total and
+active counts; only MoE decode weight reads moved, by < 0.2 % (DeepSeek-V3: 653.9 B routed instead of 654.5 B).
+Re-recorded once more on branch arch for the named shapes of MODEL-FRONTIER §C: ten more ``arch`` choices and
+``policy_b`` up to 1,100 B (Kimi-K2) change the seeded random sample itself; no rule changed.
 """
 
 from __future__ import annotations

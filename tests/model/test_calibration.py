@@ -15,7 +15,10 @@ import pytest
 from app.model import WorkloadInputs, evaluate
 from app.model.assumptions import ARCHS, GPUS
 from app.model.calibration import OPENRLHF, ROW_BY_ID, ROWS, compare
-from app.model.physics import dpo, gpu_groups, kv_bytes_per_token, zero_states_gb_per_gpu
+from app.model.physics.architecture import kv_bytes_per_token
+from app.model.physics.memory import zero_states_gb_per_gpu
+from app.model.physics.offline import dpo
+from app.model.physics.step import gpu_groups
 
 
 def within_factor(estimate: float, published: float, factor: float) -> bool:

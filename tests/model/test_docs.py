@@ -12,7 +12,7 @@ from app.model import evaluate, stages
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.calibration import ROWS, compare
 from app.model.inputs import CHOICES, NUMBERS
-from app.model.physics import kv_bytes_per_token
+from app.model.physics.architecture import kv_bytes_per_token
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "model.md"
 DOC = DOC_PATH.read_text(encoding="utf-8")

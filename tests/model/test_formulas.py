@@ -19,34 +19,27 @@ from app.model import meters as M
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import NUMBER_SPECS, STEP_MAX, Notice, effective
-from app.model.physics import (
-    NO_GENERATION,
-    Groups,
-    activation_gb,
-    all_gather_seconds,
+from app.model.physics.architecture import (
     attention_flops_per_token,
     custom_arch,
     decode_weight_bytes,
-    dpo,
-    engine_plan,
-    forward_seconds,
-    generation,
-    gpu_groups,
     kv_bytes_per_token,
+    train_flops_per_token,
+)
+from app.model.physics.generation import NO_GENERATION, engine_plan, generation, schedule, tensor_parallel_options
+from app.model.physics.memory import (
+    activation_gb,
     logits_gb,
     min_gpus_that_fit,
     model_memory,
-    offline_stages,
-    ppo_memory,
-    ppo_step,
-    schedule,
-    tensor_parallel_options,
-    train_flops_per_token,
-    train_seconds,
     trained_bytes_per_param,
-    zero3_floor_seconds,
     zero_states_gb_per_gpu,
 )
+from app.model.physics.network import all_gather_seconds, zero3_floor_seconds
+from app.model.physics.offline import dpo, offline_stages
+from app.model.physics.step import Groups, gpu_groups, ppo_step
+from app.model.physics.step_memory import ppo_memory
+from app.model.physics.training import forward_seconds, train_seconds
 from app.model.scenarios import PRESET_BY_ID
 from app.model.stages import EDGES, NODE_IDS, STAGE_IDS, active_nodes, bottleneck_node, edge_states, stage_of
 
@@ -134,9 +127,10 @@ def test_moe_memory_uses_total_parameters() -> None:
 
 
 def test_moe_decode_reads_the_experts_a_batch_touches() -> None:
-    # routed = (671 − 37) / (1 − 8/256) = 654.45 B; touched at b: 1 − (1 − 8/256)^b = 3.1 % at b = 1, 87 % at 64
+    # routed = 58 MoE layers · 256 experts · 3 · 7,168 · 2,048 = 653.9 B (its shape, test_architectures);
+    # touched at b: 1 − (1 − 8/256)^b = 3.1 % at b = 1, 87 % at 64
     v3 = ARCHS["deepseek_v3"]
-    assert v3.routed_b == approx(634 / (1 - 8 / 256))
+    assert v3.routed_b == approx(58 * 256 * 3 * 7168 * 2048 / 1e9)
     touched_1, touched_64 = 1 - (1 - 8 / 256) ** 1, 1 - (1 - 8 / 256) ** 64
     assert (touched_1, touched_64) == (approx(0.03125), approx(0.8690, rel=1e-3))
     assert decode_weight_bytes(v3, 1) == approx(2e9 * (v3.dense_b + v3.routed_b * 0.03125))

@@ -19,7 +19,9 @@ from app.model.assumptions import ARCHS, GPUS
 from app.model.compare import with_method
 from app.model.inputs import CHOICES, NUMBER_SPECS, NUMBERS, PARAM_NAMES, effective
 from app.model.meters import METER_IDS
-from app.model.physics import ppo_step, role_minimums, workload
+from app.model.physics.memory import role_minimums
+from app.model.physics.step import ppo_step
+from app.model.physics.workload import workload
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
 
@@ -182,7 +184,7 @@ def test_more_gpus_never_slower_separate(i: WorkloadInputs, other: int) -> None:
 def _fixed_fits(i: WorkloadInputs) -> bool:
     s = step_of(i)
     t_min, s_min, g_min = workload(i, GPUS[i.gpu]).role_minimums
-    from app.model.physics import gpu_groups
+    from app.model.physics.step import gpu_groups
     f = gpu_groups(i.gpus, False)
     return t_min is not None and g_min is not None and f.training >= t_min and f.scoring >= s_min and (
         f.generation >= g_min) and s is not None

@@ -10,10 +10,15 @@ from support.budgets import PARTIAL_MAX_BYTES
 from support.html import parse
 from support.urls import HTMX, LANGS, STATES, lab_path, query_of
 
-from app.model import evaluate, normalise, physics
+from app.model import evaluate, normalise
 from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
+from app.model.physics.generation import Generation as GenerationRecord
+from app.model.physics.memory import ModelMemory as ModelMemoryRecord
+from app.model.physics.offline import Dpo as DpoRecord
+from app.model.physics.offline import Run as RunRecord
+from app.model.physics.step import GpuLayout as GpuLayoutRecord
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, STAGE_IDS
 
@@ -184,11 +189,11 @@ def test_json_shape(api, state):
 
 # the model's records the JSON answer embeds: NamedTuples, which api.record_model turns into objects with their names
 EMBEDDED = (
-    (("step", "gpu_groups"), physics.GpuLayout),
-    (("step", "generation_engine"), physics.Generation),
-    (("memory", "models"), physics.ModelMemory),
-    (("run",), physics.Run),
-    (("dpo",), physics.Dpo),
+    (("step", "gpu_groups"), GpuLayoutRecord),
+    (("step", "generation_engine"), GenerationRecord),
+    (("memory", "models"), ModelMemoryRecord),
+    (("run",), RunRecord),
+    (("dpo",), DpoRecord),
 )
 
 

@@ -1,0 +1,354 @@
+"""Generation: engine plans per tensor-parallel degree and the decode roofline.
+
+Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
+
+References
+[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
+[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
+[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
+[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
+[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from app.model.assumptions import (
+    DECODE_BANDWIDTH_EFFICIENCY,
+    DECODE_STEP_OVERHEAD_HF_S,
+    DECODE_STEP_OVERHEAD_VLLM_S,
+    FORWARD_MFU,
+    GPUS_PER_NODE,
+    HF_BATCH_PER_GPU,
+    INFER_BYTES_PER_PARAM,
+    Arch,
+    GpuSpec,
+)
+from app.model.inputs import WorkloadInputs
+from app.model.physics.architecture import GIGA, TERA, decode_weight_bytes, forward_flops_per_token, kv_bytes_per_token
+from app.model.physics.network import all_gather_seconds, tp_all_reduce_seconds
+from app.model.physics.workload import Workload, _group
+
+
+class Generation(NamedTuple):
+    """One step's rollout generation on the engine the search chose (``schedule``): its wall clock, shape and bound."""
+
+    seconds: float            # wall clock for all rollouts of one step (≥ the longest response's floor)
+    gpus: int
+    tensor_parallel: int      # GPUs per engine replica in a node (× pipeline stages)
+    replicas: int
+    batch: float              # sequences decoded together per replica (average over waves)
+    waves: int                # batches each replica runs one after another
+    kv_gb_per_replica: float
+    offloaded_gb: float       # weights + KV that do not fit and stream over the host link
+    decode_step_s: float      # one decode step of one wave
+    tokens_per_s: float       # generated tokens per second, all replicas
+    bound: str                # "memory" | "compute" | "host_link" | "none"
+    pipeline: int = 1         # pipeline stages of one replica (an engine larger than a node)
+    throughput_s: float = 0.0  # waves · (prefill + mean response · step): the batch's own time
+    tail_floor_s: float = 0.0  # longest response · one small-batch decode step: the synchronous floor
+    gather_s: float = 0.0     # per decode step: ZeRO-3 all-gather of the weights (HF generate in the trainer)
+    all_reduce_s: float = 0.0  # per decode step: tensor-parallel all-reduces
+    engine: str = "vllm"
+
+    @property
+    def tail_s(self) -> float:
+        """How much the longest response holds the step beyond the batch's own time, s."""
+        return max(0.0, self.tail_floor_s - self.throughput_s)
+
+
+TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
+
+
+NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
+
+
+def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
+    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, KV heads, GPUs) [8]
+    (verl: prefer small TP and more replicas); HF generate has no tensor parallelism (1)."""
+    if engine == "hf":
+        return (1,)
+    limit = max(1, min(GPUS_PER_NODE, int(arch.kv_heads), gen_gpus))
+    return TP_DEGREES[:limit.bit_length()]  # the powers of 2 ≤ limit: bit_length(limit) of them
+
+
+class EnginePlan(NamedTuple):
+    """One engine replica's shape and per-step costs, independent of how many replicas run (``engine_plan``)."""
+
+    arch: Arch
+    gpu: GpuSpec
+    engine: str
+    tp: int
+    pipeline: int
+    gpus: int                 # GPUs per replica: tp · pipeline
+    batch_cap: int            # sequences one replica holds at once
+    kv_footprint_gb: float    # one sequence's KV over the replica (MLA: the latent on every tp rank)
+    offloaded_gb: float       # what streams over the host link each step (does not fit)
+    prompt_tokens: int
+    response_tokens: int
+    avg_context: float        # prompt + mean / 2: the KV a decode step reads per sequence
+    prompts_per_sequence: float  # prefill per sequence: 1 / group with a shared prefix (vllm), else 1
+    fixed_step_s: float       # overhead + all-gather per decode step
+    floor_s: float            # longest response · one small-batch step: the synchronous floor
+    kv_per_token: float
+    kv_split: int
+    hbm_rate: float = 0.0       # n · HBM bandwidth · 0.6, B/s
+    compute_rate: float = 0.0   # n · peak · 0.45, FLOP/s
+    host_s: float = 0.0         # offloaded bytes over the host link, s per step
+    prefill_flops: float = 0.0  # prefill FLOPs per sequence: prompts per sequence · prompt · F(prompt / 2)
+    decode_flops: float = 0.0   # F(avg context) per generated token
+
+
+class _EngineWorkload(NamedTuple):
+    """What every tensor-parallel degree's plan shares: computed once per step (``engine_plans``)."""
+
+    arch: Arch
+    gpu: GpuSpec
+    engine: str
+    engine_memory_gb: float
+    max_gpus: int
+    prompt_tokens: int
+    response_tokens: int
+    longest_tokens: int
+    kv_per_token: float
+    weights_gb: float
+    kv_seq_gb: float
+    prompts_per_sequence: float
+    fixed_step_s: float       # overhead + (hf) all-gather per decode step
+    avg_context: float
+    floor_context: float
+    decode_flops: float
+    floor_flops: float
+    prefill_flops: float      # per sequence
+
+
+def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
+                     response_tokens: int, longest_tokens: int, group: int, engine: str,
+                     gather_gpus: int) -> _EngineWorkload:
+    kv_per_token = kv_bytes_per_token(arch)
+    weights_gb = INFER_BYTES_PER_PARAM * arch.total_b
+    if engine == "hf":
+        kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
+        prompts_per_sequence = 1.0
+        fixed = DECODE_STEP_OVERHEAD_HF_S + all_gather_seconds(weights_gb, gather_gpus, gpu)
+    else:
+        kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
+        prompts_per_sequence = 1.0 / group
+        fixed = DECODE_STEP_OVERHEAD_VLLM_S
+    avg_context = prompt_tokens + response_tokens / 2.0
+    floor_context = prompt_tokens + longest_tokens / 2.0
+    return _EngineWorkload(
+        arch, gpu, engine, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens, kv_per_token,
+        weights_gb, kv_seq_gb, prompts_per_sequence, fixed, avg_context, floor_context,
+        forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
+        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+    )
+
+
+def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
+    """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
+    gpu = e.gpu
+    kv_split = tp if e.arch.attention == "mla" else 1  # the MLA latent is not split across tensor-parallel ranks
+    kv_footprint_gb = e.kv_seq_gb * kv_split
+    pp = 1
+    if tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb and tp >= min(GPUS_PER_NODE, e.max_gpus):
+        pp = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb)))
+    n = max(1, min(tp * pp, e.max_gpus))
+    room_gb = n * e.engine_memory_gb - e.weights_gb
+    if room_gb >= kv_footprint_gb:
+        cap = math.floor(room_gb / kv_footprint_gb)
+        offloaded_gb = 0.0
+    else:
+        cap = 1
+        offloaded_gb = min(e.weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
+    if e.engine == "hf":
+        cap = min(cap, int(HF_BATCH_PER_GPU) * n)
+    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
+    compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
+    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
+                       offloaded_gb, e.kv_per_token * kv_split, e.fixed_step_s)[0]
+    return EnginePlan(e.arch, gpu, e.engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, e.prompt_tokens,
+                      e.response_tokens, e.avg_context, e.prompts_per_sequence, e.fixed_step_s,
+                      e.longest_tokens * one, e.kv_per_token, kv_split, hbm_rate, compute_rate, host_s,
+                      e.prefill_flops, e.decode_flops)
+
+
+def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
+                response_tokens: int, longest_tokens: int, group: int, engine: str, gather_gpus: int,
+                max_gpus: int) -> EnginePlan:
+    """The engine replica for one tensor-parallel degree.
+
+    Weights W = 2 · N_total; pipeline stages pp only when one node's tp GPUs cannot hold W and one sequence.
+    Batch cap B = ⌊(n · M_engine − W) / kv_seq⌋ (n = tp · pp GPUs), kv_seq one sequence's KV cache:
+    vllm (paged; the ``group`` responses of a prompt share its prompt KV): (prompt / group + mean) · kv/token;
+    hf (no paging: a sequence reserves its full length): (prompt + longest) · kv/token, and B ≤ 16 per GPU.
+    What does not fit streams over the host link.  Fixed cost per decode step: overhead (vllm 4 ms, hf 10 ms)
+    plus, for hf inside a ZeRO-3 trainer, an all-gather of W over the trainer's G GPUs (``all_gather_seconds``).
+    Floor = longest · step(b = 1) at the context prompt + longest / 2."""
+    return _plan(_engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens,
+                                  longest_tokens, group, engine, gather_gpus), tp)
+
+
+def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
+                 hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
+                 fixed_s: float) -> tuple[float, float, float, float]:
+    """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
+    t_compute, tensor-parallel all-reduce), s.
+
+        t_mem     = (W_read(b) − offloaded + b · context · kv/token) / (n · HBM · 0.6) + offloaded / (n · host)
+        t_compute = b · (2 · N_active + attention(context)) / (n · peak · 0.45)
+        step      = max(t_mem, t_compute) + all-reduces + overhead (+ all-gather)
+    (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]);
+    ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica."""
+    t_mem = (max(decode_weight_bytes(arch, batch) - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
+    t_mem += host_s
+    t_compute = batch * flops_per_token / compute_rate
+    reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
+    return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
+
+
+def schedule_seconds(plan: EnginePlan, rollouts: int, gen_gpus: int) -> tuple[float, ...]:
+    """``rollouts`` responses on ``gen_gpus`` GPUs of replicas shaped by ``plan``: replicas = ⌊G / n⌋, each decodes
+    S = R / replicas sequences in ⌈S / B⌉ waves of b = S / waves.
+        prefill    = b · prompts per sequence · prompt · F(prompt / 2) / (n · peak · 0.45)
+        throughput = waves · (prefill + mean · step(b))
+        seconds    = max(throughput, floor)     (a synchronous step waits for its longest response)
+    Returns (seconds, replicas, waves, b, step, t_mem, t_compute, all-reduce, throughput)."""
+    replicas = gen_gpus // plan.gpus or 1
+    seqs = rollouts / replicas
+    waves = math.ceil(seqs / plan.batch_cap - 1e-9) or 1
+    b = seqs / waves
+    step, t_mem, t_compute, reduce = step_seconds(
+        plan.arch, plan.gpu, plan.tp, b, plan.avg_context, plan.decode_flops, plan.hbm_rate, plan.compute_rate,
+        plan.host_s, plan.offloaded_gb, plan.kv_per_token * plan.kv_split, plan.fixed_step_s)
+    throughput = waves * (b * plan.prefill_flops / plan.compute_rate + plan.response_tokens * step)
+    seconds = throughput if throughput > plan.floor_s else plan.floor_s
+    return seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput
+
+
+def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float, ...] | None = None) -> Generation:
+    """The ``Generation`` of ``schedule_seconds`` (``times``: its answer when already computed)."""
+    seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
+        times or schedule_seconds(plan, rollouts, gen_gpus))
+    bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
+    return Generation(
+        seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
+        kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
+        tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
+        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
+        all_reduce_s=reduce, engine=plan.engine,
+    )
+
+
+def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, *, prompt_tokens: int,
+                 response_tokens: int, longest_tokens: int, group: int = 1, engine: str = "vllm",
+                 gather_gpus: int = 0) -> tuple[EnginePlan, ...]:
+    """One plan (``engine_plan``) per tensor-parallel degree the engine may use on up to ``max_gpus`` GPUs."""
+    e = _engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens,
+                         group, engine, gather_gpus)
+    return tuple([_plan(e, tp) for tp in tensor_parallel_options(arch, max_gpus, engine)])
+
+
+def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
+            ) -> tuple[EnginePlan, tuple[float, ...]] | None:
+    """The fastest plan on ``gen_gpus`` GPUs over those whose tensor-parallel degree fits, with its
+    ``schedule_seconds`` (the engine is tuned, as in practice); None with nothing to generate."""
+    best = None
+    if rollouts > 0 and gen_gpus > 0:
+        for plan in plans:
+            if plan.tp <= gen_gpus:
+                times = schedule_seconds(plan, rollouts, gen_gpus)
+                if best is None or times[0] < best[1][0]:
+                    best = (plan, times)
+    return best
+
+
+class Engines:
+    """The engine plans of one step, made when first needed (one per tensor-parallel degree), and the fastest of
+    them per generation GPU count — each count scheduled once, however many layouts the search tries with it."""
+
+    __slots__ = ("_best", "_engine", "_options", "_plans", "rollouts")
+
+    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: int) -> None:
+        self._engine = engine
+        self._options = options
+        self._plans: dict[int, EnginePlan] = {}
+        self.rollouts = rollouts
+        self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
+
+    def plan(self, tp: int) -> EnginePlan:
+        plan = self._plans.get(tp)
+        if plan is None:
+            plan = self._plans[tp] = _plan(self._engine, tp)  # type: ignore[arg-type]
+        return plan
+
+    def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
+        if gen_gpus not in self._best:
+            plans = (self.plan(tp) for tp in self._options if tp <= gen_gpus) if self._engine else ()
+            self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
+        return self._best[gen_gpus]
+
+    def seconds(self, gen_gpus: int) -> float:
+        """Generation seconds on ``gen_gpus`` GPUs (0 with nothing to generate)."""
+        best = self._fastest(gen_gpus)
+        return best[1][0] if best else 0.0
+
+    def throughput(self, gen_gpus: int) -> float:
+        """The fastest engine's batch time on ``gen_gpus`` GPUs, without the longest-response floor."""
+        best = self._fastest(gen_gpus)
+        return best[1][8] if best else 0.0
+
+    def generation(self, gen_gpus: int) -> Generation:
+        best = self._fastest(gen_gpus)
+        return schedule(best[0], self.rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
+                 gather_gpus: int = 0) -> Engines:
+    """The engines a step can use on up to ``max_gpus`` generation GPUs."""
+    if i.rollouts <= 0:
+        return Engines(None, (), 0)
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
+                         i.response_max_tokens, _group(i), i.engine, gather_gpus)
+    return Engines(e, tensor_parallel_options(w.arch, max_gpus, i.engine), i.rollouts)
+
+
+def generation(
+    arch: Arch,
+    rollouts: int,
+    prompt_tokens: int,
+    response_tokens: int,
+    gen_gpus: int,
+    gpu: GpuSpec,
+    engine_memory_gb: float,
+    *,
+    longest_tokens: int | None = None,
+    group: int = 1,
+    engine: str = "vllm",
+    gather_gpus: int = 0,
+    tensor_parallel: int | None = None,
+) -> Generation:
+    """Wall-clock seconds to generate ``rollouts`` responses on ``gen_gpus`` GPUs, each with ``engine_memory_gb``
+    for the engine's weights and KV cache: the fastest ``schedule`` over the ``engine_plan`` of each
+    tensor-parallel degree (or of ``tensor_parallel`` alone)."""
+    if rollouts <= 0 or gen_gpus <= 0:
+        return NO_GENERATION
+    longest = response_tokens if longest_tokens is None else longest_tokens
+    kw = dict(prompt_tokens=prompt_tokens, response_tokens=response_tokens, longest_tokens=longest, group=group,
+              engine=engine, gather_gpus=gather_gpus)
+    if tensor_parallel:
+        return schedule(engine_plan(arch, gpu, engine_memory_gb, tensor_parallel, max_gpus=gen_gpus, **kw),  # type: ignore[arg-type]
+                        rollouts, gen_gpus)
+    best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
+    return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
+    """The engine layout memory figures use: the widest tensor-parallel degree the generation GPUs allow
+    (independent of the speed-optimal choice, which jumps as the policy grows)."""
+    return tensor_parallel_options(w.arch, max(gen_gpus, 1), engine)[-1]

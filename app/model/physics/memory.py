@@ -1,0 +1,219 @@
+"""Memory rules per model: bytes per parameter (ZeRO, offload, LoRA), activations, logits, memory lanes, and the
+fewest GPUs each role needs.
+
+Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
+
+References
+[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
+[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
+[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
+[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
+[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+from app.model.assumptions import (
+    ACTIVATION_BYTES_PER_VALUE,
+    GPUS_PER_NODE,
+    INFER_BYTES_PER_PARAM,
+    LOGITS_BYTES_PER_VALUE,
+    LORA_TRAINABLE_FRACTION,
+    MICRO_BATCH_TOKENS_PER_GPU,
+    OFFLOAD_GPU_BYTES_PER_PARAM,
+    TRAIN_BYTES_PER_PARAM,
+    Arch,
+)
+from app.model.physics.architecture import GIGA
+
+MAX_GPUS = 4096  # the top of the gpus range; min_gpus is None beyond it
+
+
+def zero_states_gb_per_gpu(params_b: float, n_gpus: int, stage: int) -> float:
+    """Per-GPU model-state memory of mixed-precision Adam under ZeRO stage 0–3 [1, §5.1], GB.
+
+    Ψ = params; stage 0: 16Ψ, stage 1: 4Ψ + 12Ψ/N, stage 2: 2Ψ + 14Ψ/N, stage 3: 16Ψ/N (bytes).
+
+    >>> round(zero_states_gb_per_gpu(7.5, 64, 1), 1)   # ZeRO Fig. 1: 31.4 GB
+    31.4
+    """
+    psi, n = params_b, n_gpus
+    if stage == 0:
+        return TRAIN_BYTES_PER_PARAM * psi
+    if stage == 1:
+        return 4 * psi + 12 * psi / n
+    if stage == 2:
+        return 2 * psi + 14 * psi / n
+    return TRAIN_BYTES_PER_PARAM * psi / n
+
+
+def trained_bytes_per_param(offload: str, tuning: str) -> tuple[float, float]:
+    """(GPU, host) bytes per parameter of a model being trained.
+
+    full: 16 B on the GPU [1]; with ``offload=optimizer`` 4 B (bf16 weights + gradients) on the GPU and 12 B
+    (fp32 master, Adam m and v) in host memory [6].  lora: the frozen bf16 base (2 B) plus adapters of 0.5 % of
+    the parameters with their own 16 B/param [7] (their optimizer states offloaded too under ``optimizer``).
+
+    >>> trained_bytes_per_param("none", "full"), trained_bytes_per_param("optimizer", "full")
+    ((16.0, 0.0), (4.0, 12.0))
+    """
+    if tuning == "lora":
+        adapters = LORA_TRAINABLE_FRACTION
+        if offload == "optimizer":
+            return INFER_BYTES_PER_PARAM + OFFLOAD_GPU_BYTES_PER_PARAM * adapters, 12.0 * adapters
+        return INFER_BYTES_PER_PARAM + TRAIN_BYTES_PER_PARAM * adapters, 0.0
+    if offload == "optimizer":
+        return OFFLOAD_GPU_BYTES_PER_PARAM, TRAIN_BYTES_PER_PARAM - OFFLOAD_GPU_BYTES_PER_PARAM
+    return TRAIN_BYTES_PER_PARAM, 0.0
+
+
+class ModelMemory(NamedTuple):
+    """GB of each model in the RL loop (whole model, before sharding), on GPUs; ``host_gb`` in host memory."""
+
+    actor_gb: float       # policy being trained: 16 B/param [1] (4 with offload, ≈ 2.08 with LoRA)
+    critic_gb: float      # value model, the reward model's size (PPO only; 0 under GRPO)
+    reference_gb: float   # frozen SFT copy: 2 B/param (0 when kl = 0, or under LoRA: the base with adapters off)
+    reward_gb: float      # frozen reward model: 2 B/param (0 with a verifier)
+    generation_weights_gb: float  # the policy's bf16 copy in the inference engine, per replica
+    host_gb: float = 0.0  # offloaded optimizer states (fp32 master, Adam m and v)
+
+    @property
+    def states_gb(self) -> float:
+        """Model states on GPUs: actor + critic + reference + reward."""
+        return self.actor_gb + self.critic_gb + self.reference_gb + self.reward_gb
+
+    @property
+    def training_gb(self) -> float:
+        return self.actor_gb + self.critic_gb
+
+    @property
+    def scoring_gb(self) -> float:
+        return self.reference_gb + self.reward_gb
+
+
+def model_memory(policy_b: float, rm_b: float, *, critic: bool = True, reference: bool = True, reward: bool = True,
+                 offload: str = "none", tuning: str = "full") -> ModelMemory:
+    """GB of the models an RL step holds: bytes per parameter × billions of parameters.
+
+    >>> model_memory(7, 7).states_gb                                        # PPO: 112 + 112 + 14 + 14
+    252.0
+    >>> model_memory(7, 7, critic=False, reward=False).states_gb            # GRPO with a verifier: 112 + 14
+    126.0
+    """
+    gpu_bytes, host_bytes = trained_bytes_per_param(offload, tuning)
+    trained_b = policy_b + (rm_b if critic else 0.0)
+    return ModelMemory(
+        actor_gb=gpu_bytes * policy_b,
+        critic_gb=gpu_bytes * rm_b if critic else 0.0,
+        reference_gb=INFER_BYTES_PER_PARAM * policy_b if reference and tuning != "lora" else 0.0,
+        reward_gb=INFER_BYTES_PER_PARAM * rm_b if reward else 0.0,
+        generation_weights_gb=INFER_BYTES_PER_PARAM * policy_b,
+        host_gb=host_bytes * trained_b,
+    )
+
+
+def micro_batch_tokens(sequence_tokens: float) -> float:
+    """Tokens per GPU in one training micro-batch: 16,384 [8] (``ppo_max_token_len_per_gpu``), or one whole
+    sequence if it is longer (a sequence is never split)."""
+    return max(MICRO_BATCH_TOKENS_PER_GPU, sequence_tokens)
+
+
+def activation_gb(arch: Arch, tokens: float) -> float:
+    """Checkpointed activations, GB: the saved layer inputs, layers · d · 2 B per token of the micro-batch.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> round(activation_gb(ARCHS["llama3_8b"], 32_768), 2)   # 32 · 4,096 · 2 · 32,768
+    8.59
+    """
+    return arch.layers * arch.hidden * ACTIVATION_BYTES_PER_VALUE * tokens / GIGA
+
+
+def logits_gb(vocab: float, tokens: float) -> float:
+    """Logits for the log-probs, GB: vocab · (2 + 4) B per token (bf16 and an fp32 copy), not chunked.
+
+    >>> round(logits_gb(128_256, 32_768), 1)
+    25.2
+    """
+    return vocab * LOGITS_BYTES_PER_VALUE * tokens / GIGA
+
+
+def _engine_min_gpus(need_gb: float, engine_memory_gb: float) -> int | None:
+    """GPUs of the smallest engine replica that holds ``need_gb`` (the weights and one longest sequence's KV):
+    a power of 2 within a node, whole nodes beyond; None beyond 4,096."""
+    n = max(1, math.ceil(need_gb / engine_memory_gb - 1e-9))
+    if n > MAX_GPUS:
+        return None
+    if n <= GPUS_PER_NODE:
+        return 1 << (n - 1).bit_length()
+    return GPUS_PER_NODE * math.ceil(n / GPUS_PER_NODE)
+
+
+def role_minimums(mem: ModelMemory, critic: bool, reference: bool, reward_model: bool, usable_gb: float,
+                  train_extra_gb: float, score_extra_gb: float, engine_need_gb: float
+                  ) -> tuple[int | None, int, int | None]:
+    """(training, scoring, generation) GPUs each role needs at least when placed apart.
+
+    training: ≥ one GPU per trained model (actor, critic) and (actor + critic states) / T + activations + logits
+    ≤ usable; scoring: ≥ one GPU per frozen model placed there (reference, reward model: OpenRLHF and verl give
+    each role its own workers) and weights / S + logits ≤ usable; generation: one engine replica holding the
+    weights and one longest sequence's KV.  None: the role never fits.
+
+    >>> role_minimums(model_memory(7, 7), True, True, True, 72.0, 7.4, 3.1, 14.4)   # PPO 7 B / 7 B, A100-80GB
+    (4, 2, 1)
+    """
+    n_train = 2 if critic else 1
+    room = usable_gb - train_extra_gb
+    t_min = None if room <= 0 else max(n_train, math.ceil(mem.training_gb / room - 1e-9))
+    n_score = int(reference) + int(reward_model)
+    s_min = 0
+    if n_score:
+        room_s = usable_gb - score_extra_gb
+        s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(mem.scoring_gb / room_s - 1e-9))
+    return t_min, s_min, _engine_min_gpus(engine_need_gb, usable_gb)
+
+
+class Lane(NamedTuple):
+    """One GPU group's memory, per GPU: its parts in GB (model part → GB), their total, and whether it is over
+    the usable memory."""
+
+    lane: str                 # all | train | score | gen | dpo | sft | rm
+    gpus: int
+    parts: tuple[tuple[str, float], ...]
+    total_gb: float
+    over: bool
+
+
+def lane(name: str, gpus: int, parts: tuple[tuple[str, float], ...], limit_gb: float, keep: str = "") -> Lane:
+    """A lane of ``parts`` (model part, GB per GPU), without the parts of 0 GB except ``keep``; over when their sum
+    exceeds ``limit_gb``."""
+    kept = tuple([(k, v) for k, v in parts if v > 0 or k == keep])
+    total = sum([v for _, v in kept])
+    return Lane(name, gpus, kept, total, total > limit_gb)
+
+
+def min_gpus_that_fit(fits: Callable[[int], bool], lo: int = 1) -> int | None:
+    """Smallest G in [1, 4096] with fits(G) true; fits must be monotone in G and false below ``lo``.
+    Gallops up from ``lo`` (lo, lo + 1, lo + 3, …), then bisects: a handful of calls when ``lo`` is close.
+
+    >>> min_gpus_that_fit(lambda g: 100 / g <= 7.2), min_gpus_that_fit(lambda g: 100 / g <= 7.2, lo=12)
+    (14, 14)
+    >>> min_gpus_that_fit(lambda g: False) is None
+    True
+    """
+    lo = min(max(lo, 1), MAX_GPUS)
+    hi, width = lo, 1
+    while not fits(hi):
+        if hi == MAX_GPUS:
+            return None
+        lo, hi, width = hi + 1, min(MAX_GPUS, hi + width), width * 2
+    while lo < hi:  # fits(hi), and nothing below lo fits
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi

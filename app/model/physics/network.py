@@ -1,0 +1,71 @@
+"""Interconnect: collective bandwidth inside and across nodes, all-gathers, tensor-parallel all-reduces, the
+ZeRO-3 communication floor and the weight-sync link.
+
+Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
+
+References
+[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
+[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
+[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
+[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
+[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+"""
+
+from __future__ import annotations
+
+from app.model.assumptions import (
+    COLLECTIVE_BUS_EFFICIENCY,
+    COLLECTIVE_LATENCY_S,
+    GPUS_PER_NODE,
+    INFER_BYTES_PER_PARAM,
+    Arch,
+    GpuSpec,
+)
+from app.model.physics.architecture import GIGA
+
+
+def collective_bandwidth(gpu: GpuSpec, n_gpus: int) -> float:
+    """Bandwidth of a collective over ``n_gpus``, B/s: inside one node (≤ 8 GPUs) NVLink, one direction
+    (half the datasheet's bidirectional figure) × 0.77 bus efficiency [9] (≈ 230 GB/s on A100); once the group
+    spans nodes, the InfiniBand bandwidth per GPU."""
+    if n_gpus <= GPUS_PER_NODE:
+        return gpu.nvlink_gb_per_s / 2.0 * COLLECTIVE_BUS_EFFICIENCY * GIGA
+    return gpu.ib_gb_per_s * GIGA
+
+
+def all_gather_seconds(total_gb: float, n_gpus: int, gpu: GpuSpec) -> float:
+    """All-gather of ``total_gb`` sharded over ``n_gpus``: each GPU receives (n − 1)/n of it [9], s.
+
+    >>> from app.model.assumptions import GPUS
+    >>> round(all_gather_seconds(14.0, 8, GPUS["a100_80g"]) * 1e3)   # 7 B bf16 on 8 A100s: ≈ 53 ms
+    53
+    """
+    if n_gpus <= 1:
+        return 0.0
+    return total_gb * GIGA * (n_gpus - 1) / n_gpus / collective_bandwidth(gpu, n_gpus)
+
+
+def tp_all_reduce_seconds(arch: Arch, batch: float, tp: int, gpu: GpuSpec) -> float:
+    """Tensor-parallel all-reduces of one decode step: 2 per layer of b · d · 2 B, ring cost 2(tp − 1)/tp of
+    it over NVLink, plus 10 µs latency each (teaching), s."""
+    if tp <= 1:
+        return 0.0
+    payload = batch * arch.hidden * INFER_BYTES_PER_PARAM * 2.0 * (tp - 1) / tp
+    return 2.0 * arch.layers * (payload / collective_bandwidth(gpu, tp) + COLLECTIVE_LATENCY_S)
+
+
+def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu: GpuSpec,
+                        lora: bool = False) -> float:
+    """ZeRO-3's communication floor for training one model [1, §5]: every optimizer step each GPU moves at least
+    3 · 2Ψ bytes (all-gather forward and backward, reduce-scatter of gradients); LoRA 2 · 2Ψ (no gradients of the
+    frozen base).  Over NVLink inside a node, InfiniBand once the group spans nodes, s."""
+    if n_gpus <= 1:
+        return 0.0
+    moved_gb = (2.0 if lora else 3.0) * INFER_BYTES_PER_PARAM * params_b
+    return optimizer_steps * moved_gb * GIGA / collective_bandwidth(gpu, n_gpus)
+
+
+def _sync_link(gpu: GpuSpec, generation_gpus: int, training_gpus: int) -> float:
+    """The link a weight broadcast from the trainer to the engines uses: NVLink when both fit in one node,
+    InfiniBand otherwise, B/s."""
+    return collective_bandwidth(gpu, generation_gpus + training_gpus)

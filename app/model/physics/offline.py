@@ -1,0 +1,145 @@
+"""The DPO route, SFT and reward-model training before the loop, and a whole run.
+
+Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
+
+References
+[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
+[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
+[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
+[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
+[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from app.model.assumptions import (
+    DPO_BATCH_PAIRS,
+    FORWARD_MFU,
+    INFER_BYTES_PER_PARAM,
+    TRAIN_BYTES_PER_PARAM,
+    TRAIN_MFU,
+    USABLE_MEMORY_FRACTION,
+    GpuSpec,
+)
+from app.model.inputs import WorkloadInputs
+from app.model.physics.architecture import forward_flops_per_token, policy_arch, train_flops_per_token
+from app.model.physics.memory import MAX_GPUS, activation_gb, logits_gb, micro_batch_tokens, trained_bytes_per_param
+from app.model.physics.step import Step
+from app.model.physics.training import compute_seconds, train_seconds
+from app.model.physics.workload import _group
+
+
+class Dpo(NamedTuple):
+    """The DPO route on the same GPUs (``dpo``): time per pair, batch and pass, memory, and whether it fits."""
+
+    pair_s: float            # GPU-seconds per preference pair (policy train + reference forward)
+    step_s: float            # wall clock for one DPO batch on all GPUs
+    reference_step_s: float  # of which the reference model's forward (log-probs of chosen and rejected)
+    epoch_s: float           # wall clock for one pass over `pairs`
+    total_s: float           # `epochs` passes
+    per_gpu_gb: float        # policy states + reference weights, ZeRO-3 over all GPUs
+    total_gb: float
+    fits: bool
+    min_gpus: int | None
+    tokens_per_pair: int
+    activation_gb: float = 0.0  # checkpointed activations of one micro-batch on each GPU
+    logits_gb: float = 0.0      # its logits (bf16 + fp32)
+
+
+def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
+    """DPO: per pair, chosen and rejected responses (2 · (prompt + response) tokens) go through the policy
+    (trained: 6 · N_active + attention per token; LoRA 4 · N_active) and the frozen reference (2 · N_active; can be
+    precomputed once) — no reward model, no critic, no generation [DPO paper].  Memory: the trained bytes per
+    parameter (16; 4 with offload; ≈ 2.08 with LoRA) + the 2 B/param reference (none under LoRA), ZeRO-3 over G,
+    plus one micro-batch's activations and logits per GPU."""
+    arch = policy_arch(inputs)
+    lora = inputs.tuning == "lora"
+    seq = inputs.prompt_tokens + inputs.response_tokens
+    tokens = 2 * seq
+    ctx = seq / 2.0
+    reference_pair_s = compute_seconds(forward_flops_per_token(arch, ctx) * tokens, 1, gpu, FORWARD_MFU)
+    pair_s = compute_seconds(train_flops_per_token(arch, ctx, lora) * tokens, 1, gpu, TRAIN_MFU) + reference_pair_s
+    gpu_bytes, _ = trained_bytes_per_param(inputs.offload, inputs.tuning)
+    total_gb = (gpu_bytes + (0.0 if lora else INFER_BYTES_PER_PARAM)) * arch.total_b
+    micro = micro_batch_tokens(seq)
+    act, logit = activation_gb(arch, micro), logits_gb(arch.vocab, micro)
+    extra = act + logit
+    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
+    epoch = inputs.pairs * pair_s / inputs.gpus
+    return Dpo(
+        pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
+        reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
+        per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
+        min_gpus=_dpo_min_gpus(total_gb, extra, usable),
+        tokens_per_pair=tokens, activation_gb=act, logits_gb=logit,
+    )
+
+
+def _dpo_min_gpus(total_gb: float, per_gpu_extra_gb: float, usable_gb: float) -> int | None:
+    """The fewest G with total / G + extra ≤ usable: ⌈total / (usable − extra)⌉, None beyond 4,096 or when the
+    micro-batch alone does not fit.
+
+    >>> _dpo_min_gpus(126.0, 17.2, 72.0), _dpo_min_gpus(126.0, 80.0, 72.0)
+    (3, None)
+    """
+    room = usable_gb - per_gpu_extra_gb
+    if room <= 0:
+        return None
+    g = max(1, math.ceil(total_gb / room - 1e-9))
+    return g if g <= MAX_GPUS else None
+
+
+class Stages(NamedTuple):
+    """Cost of the stages before the RL loop, one pass over their data on all GPUs."""
+
+    sft_epoch_s: float
+    sft_per_gpu_gb: float
+    rm_epoch_s: float
+    rm_per_gpu_gb: float
+
+
+def offline_stages(inputs: WorkloadInputs, gpu: GpuSpec) -> Stages:
+    """SFT: demos · (prompt + response) tokens · 6 · N_active.  RM: pairs · 2 · (prompt + response) tokens · 6N_rm.
+    Both with Adam states (16 B/param of the total parameters) sharded over all GPUs."""
+    ctx = inputs.prompt_tokens + inputs.response_tokens
+    arch = policy_arch(inputs)
+    return Stages(
+        sft_epoch_s=train_seconds(arch.active_b, inputs.demos * ctx, inputs.gpus, gpu),
+        sft_per_gpu_gb=TRAIN_BYTES_PER_PARAM * arch.total_b / inputs.gpus,
+        rm_epoch_s=train_seconds(inputs.rm_b, 2 * inputs.pairs * ctx, inputs.gpus, gpu),
+        rm_per_gpu_gb=TRAIN_BYTES_PER_PARAM * inputs.rm_b / inputs.gpus,
+    )
+
+
+class Run(NamedTuple):
+    """One pass over the data: steps, wall clock and GPU-hours (what a budget is written in)."""
+
+    steps: int
+    hours: float
+    gpu_hours: float
+
+
+def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
+    """One pass over ``prompts``: ⌈prompts · group / rollouts⌉ steps (group = 1 for PPO), × step time, × G.
+
+    >>> from app.model.physics.generation import NO_GENERATION
+    >>> from app.model.physics.step import gpu_groups
+    >>> rl_run(WorkloadInputs(prompts=31_000, rollouts=512), Step(0, 0, 0, 0, 3600.0, 0, 0, 0, 0, 0, 0,
+    ...        gpu_groups(8, True), NO_GENERATION)).steps
+    61
+    """
+    if inputs.rollouts <= 0 or inputs.prompts <= 0:
+        return Run(0, 0.0, 0.0)
+    steps = math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
+    hours = steps * step.total_s / 3600.0
+    return Run(steps, hours, hours * inputs.gpus)
+
+
+def dpo_run(inputs: WorkloadInputs, d: Dpo) -> Run:
+    """DPO: ⌈pairs / 64⌉ · epochs steps; wall clock = epochs · one pass over the pairs."""
+    steps = math.ceil(inputs.pairs / DPO_BATCH_PAIRS) * inputs.epochs
+    hours = d.total_s / 3600.0
+    return Run(steps, hours, hours * inputs.gpus)

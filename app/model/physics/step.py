@@ -1,0 +1,302 @@
+"""One RL step: GPU groups, the phases of a layout (colocated or separate), the layout search, the Step record.
+
+Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
+
+References
+[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
+[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
+[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
+[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
+[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from app.model.assumptions import (
+    COLOCATED_ENGINE_MEMORY_FRACTION,
+    FORWARD_MFU,
+    GPUS_PER_NODE,
+    INFER_BYTES_PER_PARAM,
+    TRAIN_MFU,
+    GpuSpec,
+)
+from app.model.inputs import WorkloadInputs
+from app.model.physics.architecture import GIGA, TERA
+from app.model.physics.generation import Engines, Generation, _widest_engine, step_engines
+from app.model.physics.network import _sync_link, collective_bandwidth
+from app.model.physics.training import compute_seconds, training_seconds
+from app.model.physics.workload import Workload, _group, workload
+
+
+class Groups(NamedTuple):
+    """How many GPUs do what. Colocated: every role uses all GPUs, one phase after another."""
+
+    generation: int
+    scoring: int
+    training: int
+    colocated: bool
+
+
+def gpu_groups(gpus: int, colocated: bool) -> Groups:
+    """The fixed reference split (OpenRLHF's 8-GPU 7B layout: 4 train, 2 vLLM, 2 ref + RM): training ⌈G/2⌉,
+    generation ⌈⌊G/2⌋/2⌉, scoring the rest.  ``separate`` compares every layout it searches with this one.
+
+    >>> gpu_groups(8, False)
+    Groups(generation=2, scoring=2, training=4, colocated=False)
+    """
+    if colocated:
+        return Groups(gpus, gpus, gpus, True)
+    training = (gpus + 1) // 2
+    rest = gpus - training
+    generation = (rest + 1) // 2
+    return Groups(generation, rest - generation, training, False)
+
+
+class GpuLayout(NamedTuple):
+    """The layout a step runs on: GPU counts per role, the engine's shape, and the fixed ½ / ¼ / ¼ split's step
+    time it was compared with (separate placement; colocated: every role on all GPUs)."""
+
+    generation: int
+    scoring: int
+    training: int
+    engine_tp: int
+    replicas: int
+    colocated: bool
+    fixed_step_s: float       # the step on gpu_groups(G) (the same step when colocated)
+    searched: bool            # True when the search found a layout faster than the fixed split
+
+
+class Phases(NamedTuple):
+    """One layout's phase times, s."""
+
+    generation: Generation
+    scoring_s: float
+    scoring_train_s: float    # the forwards on the training GPUs
+    scoring_score_s: float    # the forwards on the scoring GPUs
+    training_s: float
+    sync_s: float
+    total_s: float
+
+
+def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
+    """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
+    each step broadcasts the new weights to the engines, 2 · N_total / link (``_sync_link``).
+    Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
+    max(generation, scoring + training) + sync."""
+    gpu = w.gpu
+    g = engines.generation(gen)
+    s_train = compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU)
+    s_score = compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
+    scoring = max(s_train, s_score)
+    training = training_seconds(w, i, train)
+    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
+    total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
+    return Phases(g, scoring, s_train, s_score, training, sync, total)
+
+
+def _separate_total(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> float:
+    """``_separate_phases(...).total_s`` without building the records: what the layout search compares."""
+    gpu = w.gpu
+    generation_s = engines.seconds(gen)
+    scoring = max(compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU),
+                  compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU))
+    training = training_seconds(w, i, train)
+    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
+    if i.staleness:
+        return max(generation_s, scoring + training) + sync
+    return max(generation_s, scoring) + training + sync
+
+
+def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
+    """Colocated: phases take turns on all G GPUs.  vllm = the hybrid engine (verl, OpenRLHF
+    --colocate_all_models, NeMo RL): the engine gets min(0.6 · M, usable − resident states) of each GPU and each
+    step pays a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best
+    2 · N_total / 8 over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer:
+    the ZeRO-3-sharded weights are all-gathered every decode step, the KV cache in what the states leave.
+    step = generation + scoring + training + refit."""
+    gpu = w.gpu
+    resident = w.mem.states_gb / n
+    free = w.usable_gb - resident
+    if i.engine == "vllm":
+        engine_memory = min(COLOCATED_ENGINE_MEMORY_FRACTION * gpu.memory_gb, free)
+    else:
+        engine_memory = free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
+    g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
+    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch), gpu, FORWARD_MFU)
+    training = training_seconds(w, i, n)
+    sync = 0.0
+    if i.engine == "vllm" and i.rollouts > 0:
+        weights = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA
+        sync = weights / n / collective_bandwidth(gpu, n)
+        if n > GPUS_PER_NODE:
+            sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
+    total = g.seconds + scoring + training + sync
+    return Phases(g, scoring, scoring, 0.0, training, sync, total)
+
+
+def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min: int, s_min: int,
+              g_min: int) -> list[tuple[int, int, int]]:
+    """Layouts near the split that balances the phases, for ``gpus`` GPUs.
+
+    With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on the
+    generation GPUs of the first layout below), the step max(A / x, B / s) + C / t under x + s + t = G is least at
+    s = x · B / A and x = G / (k + √(k · C / A)), k = 1 + B / A.  The layouts: the roles' minimums (training t_min,
+    scoring s_min, generation the rest), and that point, rounded and held to each role's minimum."""
+    n = max(gpus - t_min - s_min, 1)
+    a = engines.throughput(n) * n
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    c = training_seconds(w, i, 1)
+    out = [(gpus - t_min - s_min, s_min, t_min)]
+    if a > 0 and c > 0:
+        k = 1.0 + b / a
+        gen = max(round(gpus / (k + math.sqrt(k * c / a))), g_min)
+        score = max(s_min, round(gen * b / a)) if s_min else 0
+        if gpus - gen - score >= t_min:
+            out.append((gen, score, gpus - gen - score))
+    return out
+
+
+class Step(NamedTuple):
+    generation_s: float
+    scoring_s: float
+    training_s: float
+    overlap_s: float          # scoring (separate) or scoring + training (async) hidden behind generation
+    total_s: float
+    generation_share: float   # generation_s / total_s
+    generation_gpu_s: float
+    scoring_gpu_s: float
+    training_gpu_s: float
+    idle_gpu_s: float         # GPU-seconds no phase uses (separate placement waits)
+    tokens: float             # rollouts · (prompt + mean response)
+    groups: Groups
+    gen: Generation
+    sync_s: float = 0.0       # refit (colocated) or weight broadcast (separate) per step
+    gpu_groups: GpuLayout | None = None
+    tail_s: float = 0.0       # seconds the longest response adds beyond the batch's own generation time
+    tail_share: float = 0.0   # tail_s / generation_s
+    staleness: int = 0
+    sync_step_s: float = 0.0  # the same layout run synchronously (equals total_s when staleness = 0)
+    prompts_per_step: float = 0.0
+
+    @property
+    def scoring_hidden_s(self) -> float:
+        """Scoring seconds hidden behind generation (overlap_s counts training too when the step runs ahead)."""
+        return min(self.overlap_s, self.scoring_s)
+
+
+def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) -> Step:
+    """One RL step (PPO or GRPO) on ``inputs.gpus`` GPUs.
+
+    generation (decode roofline, see ``generation``) → scoring (``scoring_flops``) → training
+    (``training_seconds``) → sync.  Colocated: ``_colocated_phases``.  Separate: the split between roles is
+    searched (``_candidates``) to minimise the step subject to fitting (``role_minimums``), and the fixed
+    ½ / ¼ / ¼ split (``gpu_groups``) is always a candidate, so the search is never slower than it.
+    """
+    w = w or workload(inputs, gpu)
+    i = inputs
+    colocated = i.placement == "colocated"
+    if colocated:
+        groups = gpu_groups(i.gpus, True)
+        phases = _colocated_phases(w, i, i.gpus)
+        layout_step = phases.total_s
+        searched = False
+        if i.gpus > GPUS_PER_NODE and i.rollouts > 0 and _fits_colocated(w, GPUS_PER_NODE, i.engine):
+            # a step never has to span a second node: one node is tried when it could be faster — with a paged
+            # engine its generation is never faster than on all G, so generation(G) + one node's scoring and
+            # training bound it below (HF generate's all-gather is faster on one node: always tried)
+            n = GPUS_PER_NODE
+            one_node_bound = 0.0 if i.engine == "hf" else (phases.generation.seconds
+                              + compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch),
+                                                gpu, FORWARD_MFU)
+                              + w.train_flops / (min(n, w.mini_batch) * gpu.peak_bf16_tflops * TERA * TRAIN_MFU))
+            if one_node_bound < phases.total_s:
+                one_node = _colocated_phases(w, i, n)
+                if one_node.total_s < phases.total_s * (1 - 1e-12):
+                    groups, phases, searched = gpu_groups(n, True), one_node, True
+    else:
+        engines = step_engines(w, i, w.usable_gb, i.gpus)
+        fixed = gpu_groups(i.gpus, False)
+        fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
+        layout_step = _separate_total(w, i, engines, *fixed_layout)
+        groups, searched = fixed, False
+        t_min, s_min, g_min = w.role_minimums
+        if i.rollouts > 0 and t_min is not None and g_min is not None and t_min + s_min + g_min <= i.gpus:
+            fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
+            best_layout, best_s = (fixed_layout, layout_step) if fixed_fits else (None, math.inf)
+
+            def consider(layouts: list[tuple[int, int, int]]) -> None:
+                nonlocal best_layout, best_s
+                for layout in dict.fromkeys(layouts):
+                    if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
+                        continue
+                    total = _separate_total(w, i, engines, *layout)
+                    if total < best_s * (1 - 1e-12):
+                        best_layout, best_s = layout, total
+
+            consider(_balanced(w, i, engines, i.gpus, t_min, s_min, g_min))
+            node = GPUS_PER_NODE
+            if i.gpus > node and t_min + s_min + g_min <= node:
+                # one node's layouts too: a step never has to span a second node (the other GPUs then idle).
+                # None of them beats generation on the most GPUs a node leaves it plus (async: or) training on the
+                # most GPUs a node leaves it: tried only when that bound is faster than the best so far.
+                most = node - t_min - s_min  # generation is never faster on fewer GPUs than on the fixed split's
+                gen_bound = engines.seconds(fixed.generation if fixed.generation >= most else most)
+                train_bound = w.train_flops / (min(node - s_min - g_min, w.mini_batch) * gpu.peak_bf16_tflops
+                                               * TERA * TRAIN_MFU)
+                if (max(gen_bound, train_bound) if i.staleness else gen_bound + train_bound) < best_s:
+                    one_node = gpu_groups(node, False)
+                    consider([(one_node.generation, one_node.scoring, one_node.training),
+                              *_balanced(w, i, engines, node, t_min, s_min, g_min)])
+            if best_layout is not None and best_layout != fixed_layout:
+                groups, searched = Groups(*best_layout, False), True
+        phases = _separate_phases(w, i, engines, groups.generation, groups.scoring, groups.training)
+    g = phases.generation
+    total = phases.total_s
+    n = i.gpus
+    if colocated:
+        on = groups.training
+        gen_gpu_s = g.seconds * on
+        scoring_gpu_s = phases.scoring_s * on
+        train_gpu_s = phases.training_s * on
+        overlap = 0.0
+    else:
+        gen_gpu_s = g.seconds * groups.generation
+        scoring_gpu_s = phases.scoring_score_s * groups.scoring + phases.scoring_train_s * groups.training
+        train_gpu_s = phases.training_s * groups.training
+        if i.staleness:
+            overlap = g.seconds + phases.scoring_s + phases.training_s - (total - phases.sync_s)
+        else:
+            overlap = g.seconds + phases.scoring_s - max(g.seconds, phases.scoring_s)
+    sync_total = total
+    if i.staleness and not colocated:
+        sync_total = max(g.seconds, phases.scoring_s) + phases.training_s + phases.sync_s
+    used = gen_gpu_s + scoring_gpu_s + train_gpu_s
+    layout = GpuLayout(groups.generation, groups.scoring, groups.training, g.tensor_parallel * g.pipeline,
+                       g.replicas, colocated, layout_step, searched)
+    tail = g.tail_s
+    return Step(
+        generation_s=g.seconds, scoring_s=phases.scoring_s, training_s=phases.training_s, overlap_s=max(overlap, 0.0),
+        total_s=total, generation_share=g.seconds / total if total > 0 else 0.0,
+        generation_gpu_s=gen_gpu_s, scoring_gpu_s=scoring_gpu_s, training_gpu_s=train_gpu_s,
+        idle_gpu_s=max(0.0, total * n - used), tokens=w.tokens, groups=groups, gen=g,
+        sync_s=phases.sync_s, gpu_groups=layout, tail_s=tail, tail_share=tail / g.seconds if g.seconds > 0 else 0.0,
+        staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
+    )
+
+
+def _fits_colocated(w: Workload, gpus: int, engine: str) -> bool:
+    """Colocated fit at G GPUs: the training phase (resident states / G + activations + logits ≤ usable) and the
+    generation phase (the widest engine holds weights / tp + one longest sequence's KV / tp in its share)."""
+    resident = w.mem.states_gb / gpus
+    if resident + w.train_peak_extra_gb > w.usable_gb:
+        return False
+    tp = _widest_engine(w, gpus, engine)
+    free = w.usable_gb - resident
+    if engine == "hf":
+        return w.kv_seq_gb <= free
+    engine_gb = min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, free)
+    kv_split = 1 if w.arch.attention == "mla" else tp
+    return w.mem.generation_weights_gb / tp + w.kv_seq_gb / kv_split <= engine_gb
