@@ -16,12 +16,22 @@ ARCH_MODEL_IDS: dict[str, str] = {
     "llama3_8b": "meta-llama/Llama-3.1-8B-Instruct",
     "llama3_70b": "meta-llama/Llama-3.1-70B-Instruct",
     "llama3_405b": "meta-llama/Llama-3.1-405B-Instruct",
+    "qwen25_1_5b": "Qwen/Qwen2.5-1.5B-Instruct",
+    "qwen25_3b": "Qwen/Qwen2.5-3B-Instruct",
     "qwen25_7b": "Qwen/Qwen2.5-7B-Instruct",
+    "qwen25_14b": "Qwen/Qwen2.5-14B-Instruct",
+    "qwen25_32b": "Qwen/Qwen2.5-32B-Instruct",
+    "qwen3_4b": "Qwen/Qwen3-4B",
+    "qwen3_14b": "Qwen/Qwen3-14B",
+    "llama32_3b": "meta-llama/Llama-3.2-3B-Instruct",
     "qwen3_8b": "Qwen/Qwen3-8B",
     "qwen3_32b": "Qwen/Qwen3-32B",
     "qwen3_30b_a3b": "Qwen/Qwen3-30B-A3B",
     "qwen3_235b_a22b": "Qwen/Qwen3-235B-A22B",
     "deepseek_v3": "deepseek-ai/DeepSeek-V3",
+    "gpt_oss_20b": "openai/gpt-oss-20b",
+    "gpt_oss_120b": "openai/gpt-oss-120b",
+    "kimi_k2": "moonshotai/Kimi-K2-Instruct",
 }
 
 

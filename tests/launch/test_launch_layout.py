@@ -1,5 +1,5 @@
-"""layout_from(result): the model's inputs and the GPU layout it chose, as a LaunchLayout; layout_notes and
-layout_refusal say what the mapping changed or why there is no launch file (launch.map.* keys, in both catalogues)."""
+"""from_result(result): the model's inputs and the GPU layout it chose, as a LaunchLayout, with the notes saying what
+the mapping changed and the refusal saying why there is no launch file (launch.map.* keys, in both catalogues)."""
 
 from __future__ import annotations
 
@@ -10,22 +10,28 @@ import re
 import pytest
 
 from app.i18n import LANGS, catalogue, translator
+from app.launch import launch_commands
+from app.launch.layout import TEACHING_GPU_MEMORY_UTILIZATION, from_result
 from app.model import evaluate, normalise
-from app.model.launch import (
-    NODE_GPUS,
-    TEACHING_GPU_MEMORY_UTILIZATION,
-    all_map_keys,
-    launch_commands,
-    layout_from,
-    layout_notes,
-    layout_refusal,
-)
+from app.model.assumptions import GPUS_PER_NODE as NODE_GPUS
 from app.model.scenarios import PRESET_BY_ID, PRESETS, WALKTHROUGH
 
 
 def result(**q: str):
     inputs, _ = normalise({k: [v] for k, v in q.items()})
     return evaluate(inputs)
+
+
+def layout_from(r):
+    return from_result(r).layout
+
+
+def layout_notes(r):
+    return from_result(r).notes
+
+
+def layout_refusal(r):
+    return from_result(r).refusal
 
 
 def keys(r) -> set[str]:
@@ -79,7 +85,10 @@ def test_no_engine_share_falls_back_to_the_teaching_value():
     r = result(placement="colocated", gpus="4", gpu="a100_40g", rollouts="64", reward="verifier")
     assert r.memory.engine_gb_per_gpu == 0
     assert layout_from(r).gpu_memory_utilization == TEACHING_GPU_MEMORY_UTILIZATION
-    assert {"launch.map.teaching_memory", "launch.map.does_not_fit"} <= keys(r)
+    # it does not fit either: no command, the refusal names the fewest GPUs that fit and the page links to them
+    m = from_result(r)
+    assert "launch.map.teaching_memory" in keys(r)
+    assert m.refusal.key == "launch.map.does_not_fit" and m.refusal.params["min_gpus"] == m.fit_gpus > 4
 
 
 @pytest.mark.parametrize(("q", "key"), [
@@ -89,7 +98,7 @@ def test_no_engine_share_falls_back_to_the_teaching_value():
     ({"placement": "separate", "gpus": "128", "arch": "deepseek_v3", "gpu": "b200_180g", "method": "grpo",
       "reward": "verifier", "rollouts": "1024"}, "launch.map.engine_spans_nodes"),
     ({"placement": "colocated", "gpus": "24", "arch": "llama3_70b", "reward": "verifier", "rollouts": "1024"},
-     "launch.map.engine_does_not_fit"),
+     "launch.map.does_not_fit"),
 ])
 def test_states_without_a_launch_file_say_why(q, key):
     assert layout_refusal(result(**q)).key == key
@@ -123,10 +132,13 @@ def test_every_map_key_is_given_and_in_both_catalogues_and_formats():
     for r in GRID:
         for n in (*layout_notes(r), *((layout_refusal(r),) if layout_refusal(r) else ())):
             given.setdefault((n.key, n.args), n)
-    assert {k for k, _ in given} == all_map_keys()
+    declared = {k for k in catalogue("en") if k.startswith("launch.map.")}
+    declared -= {"launch.map.prompt_max_verl", "launch.map.prompt_max_openrlhf",  # the page's variants
+                 "launch.map.megatron"}  # the model's Megatron layout (branch frontier)
+    assert {k for k, _ in given} == declared
     for lang in LANGS:
         t, cat = translator(lang), catalogue(lang)
-        assert all_map_keys() <= set(cat)
+        assert {k for k, _ in given} <= set(cat)
         for n in given.values():
             text = t(n.key, **n.params)
             assert text and not re.search(r"\{[a-z_]+(:[^}]*)?\}", text), (n, text)
