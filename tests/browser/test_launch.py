@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from app.i18n import translator
 from app.model import evaluate
-from app.model.launch import launch_commands, layout_from
+from app.launch import for_state
 from app.model.scenarios import PRESET_BY_ID
 
 from .conftest import DESKTOP, PHONE
@@ -26,7 +26,7 @@ GRPO_QUERY = urlencode(GRPO.query())
 
 
 def _expected(framework: str) -> str:
-    return getattr(launch_commands(layout_from(evaluate(GRPO))), framework).text
+    return for_state(evaluate(GRPO)).command(framework).text
 
 
 @pytest.mark.parametrize("framework", ["verl", "openrlhf"])
