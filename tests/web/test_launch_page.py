@@ -13,10 +13,10 @@ from support.html import parse
 from support.urls import LANGS, lab_path
 
 from app.i18n import catalogue, translator
-from app.model import evaluate, normalise
 from app.launch import for_state
 from app.launch.layout import from_result
 from app.launch.sources import OPENRLHF_FLAGS, SOURCES, TRL_FLAGS, VERL_FLAGS
+from app.model import evaluate, normalise
 from app.model.scenarios import PRESET_BY_ID, PRESETS
 from app.view.links import canonical_query
 
@@ -102,7 +102,7 @@ def test_every_preset_renders_a_command_or_a_reason_per_framework(client, lang, 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_presets_give_the_expected_commands(client, lang):
-    """Which framework answers what, preset by preset (app/model/launch.py's rules on the model's layouts)."""
+    """Which framework answers what, preset by preset (app/launch/'s rules on the model's layouts)."""
     seen = {}
     for p in PRESETS:
         text = page(client, lang, query(p.inputs)).text
