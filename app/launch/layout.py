@@ -190,7 +190,7 @@ def _engine(result: Result) -> tuple[int, int, int]:
     e = getattr(result.step, "generation_engine", None)
     if e is not None:
         return e.tensor_parallel, e.pipeline, e.expert_parallel
-    return result.step.gpu_groups.engine_tp, result.step.gen.pipeline, 1
+    return result.step.gen.tensor_parallel, result.step.gen.pipeline, 1
 
 
 def _fit(result: Result) -> tuple[bool, int | None]:
@@ -233,7 +233,7 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
         placement = "colocated"
     else:
         etp, epp, eep = _engine(result)
-        tp = g.engine_tp if epp == 1 else etp
+        tp = g.engine_tp  # GPUs of one engine instance: its TP when it has no pipeline stages
         if epp > 1:
             refusal = note("launch.map.engine_spans_nodes", gpus=g.engine_tp, tp=etp, pipeline=epp)
         if g.colocated:

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, SEPARATE_MIN_GPUS
+from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, MICRO_BATCH_TOKENS_PER_GPU, SEPARATE_MIN_GPUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,16 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
     NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
     NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
+    NumberSpec("optimizer_steps", 0, 0, 64, True, "optimizer steps", (0, 1, 2, 4, 8, 16, 32, 64), group="algorithm",
+               description="optimizer steps per RL step (mini-batches per epoch); 0 = the method's recipe default: "
+                           "GRPO 1 (NeMo RL), PPO 4 (verl's examples)"),
+    NumberSpec("max_tokens_per_gpu", MICRO_BATCH_TOKENS_PER_GPU, 1_024, 131_072, True, "tokens",
+               (1_024, 2_048, 4_096, 8_192, 16_384, 32_768, 65_536, 131_072), group="hardware",
+               description="tokens of one training micro-batch (verl ppo_max_token_len_per_gpu); a sequence is never "
+                           "cut, beyond context parallelism"),
+    NumberSpec("context_parallel", 1, 1, 16, True, "GPUs", (1, 2, 4, 8, 16), group="hardware",
+               description="context parallelism of training: each sequence's activations split over this many GPUs "
+                           "(Megatron CP, verl Ulysses)"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
@@ -86,7 +96,7 @@ CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
     ChoiceSpec("placement", "separate", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
-    ChoiceSpec("offload", "none", ("none", "optimizer"), group="hardware", description="optimizer states in host memory"),
+    ChoiceSpec("offload", "none", ("none", "optimizer", "params"), group="hardware", description="optimizer states (or parameters, gradients and optimizer states) in host memory"),
     ChoiceSpec("gpu", "a100_80g", tuple(GPUS), group="hardware", description="GPU type"),
 )
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
@@ -95,7 +105,8 @@ PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's orde
     "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",  # workload
     "group", "reward", "prompts", "prompt_tokens", "response_tokens", "response_max_tokens", "staleness",  # algorithm
     "arch", "tuning",  # model
-    "gpu", "gpus", "placement", "engine", "offload",  # hardware & systems
+    "optimizer_steps",  # algorithm
+    "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel",  # hardware & systems
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)

@@ -190,12 +190,13 @@ def _layout_case(r: Result) -> str:
 
 def _step_percent(r: Result) -> tuple[float, float, float, float, bool]:
     """The step's figures in the units its texts use: generation and tail shares in %, the idle GPU-seconds in % of
-    the step's GPU-seconds, one decode step in ms; and whether all of scoring hides behind generation (to 0.5 s)."""
+    the step's GPU-seconds, one decode step in ms; and whether all of scoring hides behind generation
+    (``Step.scoring_hidden_all``)."""
     s = r.step
     gpu_s = s.total_s * r.inputs.gpus
     idle_pct = 100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0
     return (s.generation_share * 100, s.tail_share * 100, idle_pct, s.gen.decode_step_s * 1000,
-            s.scoring_hidden_s >= s.scoring_s - 0.5)
+            s.scoring_hidden_all)
 
 
 def _band(meter_id: str) -> tuple[str, str]:

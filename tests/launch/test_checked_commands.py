@@ -53,6 +53,13 @@ STATES = {
     "llama70b_offload": _state(method="ppo", arch="llama3_70b", offload="optimizer", placement="colocated", gpus=64,
                                gpu="h100_80g", reward="model", rm_b=70, rollouts=1024),
     "hf_engine": _state("grpo", engine="hf"),
+    # the model's own Megatron layouts (Step.training_layout): expert parallelism, then TP × PP × EP
+    "megatron_moe_30b": _state(method="grpo", arch="qwen3_30b_a3b", gpus=32, gpu="h100_80g", placement="colocated",
+                               reward="verifier", rollouts=1024, kl=0.001),
+    "megatron_235b_async": _state(method="grpo", arch="qwen3_235b_a22b", gpus=256, gpu="h100_80g",
+                                  placement="separate", staleness=1, reward="verifier", rollouts=1024, kl=0.001),
+    "megatron_405b_async": _state(method="ppo", arch="llama3_405b", gpus=128, gpu="b200_180g", placement="separate",
+                                  staleness=1, reward="model", rm_b=70, rollouts=1024),
 }
 # Layouts the model does not choose yet (Megatron with tensor, pipeline, expert and context parallelism): built
 # directly, so the Megatron config and its keys are checked too.
@@ -89,7 +96,8 @@ def test_the_states_give_commands_of_every_framework_and_the_megatron_config():
     assert frameworks == {"verl", "openrlhf", "trl"}
     per = {fw: sum(c.framework == fw for _, c in COMMANDS) for fw in frameworks}
     assert min(per.values()) >= 5, per
-    assert any(c.config == "ppo_megatron_trainer" for _, c in COMMANDS)
+    megatron = {n for n, c in COMMANDS if c.config == "ppo_megatron_trainer"}
+    assert {"megatron_moe_30b", "megatron_235b_async", "megatron_grpo_moe"} <= megatron, megatron
     assert {n for n, _ in COMMANDS} >= {"preset_grpo", "preset_dpo", "ppo_reward_model", "grpo_async", "grpo_lora",
                                         "moe_qwen3_30b_a3b", "llama70b_offload", "megatron_grpo_moe"}
 

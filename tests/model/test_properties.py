@@ -19,8 +19,7 @@ from app.model.assumptions import ARCHS, GPUS
 from app.model.compare import with_method
 from app.model.inputs import CHOICES, NUMBER_SPECS, NUMBERS, PARAM_NAMES, effective
 from app.model.meters import METER_IDS
-from app.model.physics.memory import role_minimums
-from app.model.physics.step import ppo_step
+from app.model.physics.step import ppo_step, role_minimums
 from app.model.physics.workload import workload
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
@@ -107,6 +106,8 @@ COLOCATED = dict(placement=st.just("colocated"), staleness=st.just(0))
 @given(workloads(arch=st.just("custom"), **COLOCATED), two("policy_b"))
 def test_the_step_rises_with_policy_size(i: WorkloadInputs, pair: tuple) -> None:
     a, b = (step_of(changed(i, policy_b=x)) for x in pair)
+    if a.training_layout.backend != b.training_layout.backend:
+        return  # past fsdp_max_dense_b the trainer changes backend (Megatron's shards, no ZeRO-3 floor)
     assert b.total_s >= a.total_s * (1 - REL)
     if i.gpus <= 8:  # beyond a node the step may run on one node for one size and on all GPUs for the other
         assert b.generation_s >= a.generation_s * (1 - REL)
@@ -183,7 +184,7 @@ def test_more_gpus_never_slower_separate(i: WorkloadInputs, other: int) -> None:
 
 def _fixed_fits(i: WorkloadInputs) -> bool:
     s = step_of(i)
-    t_min, s_min, g_min = workload(i, GPUS[i.gpu]).role_minimums
+    t_min, s_min, g_min = role_minimums(workload(i, GPUS[i.gpu]), i)
     from app.model.physics.step import gpu_groups
     f = gpu_groups(i.gpus, False)
     return t_min is not None and g_min is not None and f.training >= t_min and f.scoring >= s_min and (
@@ -332,10 +333,7 @@ def test_normalise_never_fails(query: dict) -> None:
 def test_separate_min_gpus_is_the_sum_of_the_role_minimums(i: WorkloadInputs) -> None:
     i = with_method(i, "ppo") if i.method == "dpo" else i  # a DPO state's RL memory is the workload under PPO
     w = workload(i, GPUS[i.gpu])
-    t_min, s_min, g_min = w.role_minimums
-    assert w.role_minimums == role_minimums(
-        w.mem, w.critic, w.reference, w.reward_model, w.usable_gb, w.train_peak_extra_gb, w.score_extra_gb,
-        2 * w.arch.total_b + w.kv_seq_gb)
+    t_min, s_min, g_min = role_minimums(w, i)
     m = evaluate(i).memory
     if t_min is not None and g_min is not None and t_min + s_min + g_min <= 4096:
         assert m.min_gpus == max(4, t_min + s_min + g_min)

@@ -43,7 +43,7 @@ class Generation(NamedTuple):
     batch: float              # sequences decoded together per replica (average over waves)
     waves: int                # batches each replica runs one after another
     kv_gb_per_replica: float
-    offloaded_gb: float       # weights + KV that do not fit and stream over the host link
+    offloaded_gb: float       # weights + KV the instance lacks (it does not fit; never streamed over the host link)
     decode_step_s: float      # one decode step of one wave
     tokens_per_s: float       # generated tokens per second, all replicas
     bound: str                # "memory" | "compute" | "host_link" | "none"
@@ -53,6 +53,7 @@ class Generation(NamedTuple):
     gather_s: float = 0.0     # per decode step: ZeRO-3 all-gather of the weights (HF generate in the trainer)
     all_reduce_s: float = 0.0  # per decode step: tensor-parallel all-reduces
     engine: str = "vllm"
+    fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
 
     @property
     def tail_s(self) -> float:
@@ -67,12 +68,26 @@ NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
 
 
 def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
-    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, KV heads, GPUs) [8]
-    (verl: prefer small TP and more replicas); HF generate has no tensor parallelism (1)."""
+    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, GPUs) [8] (verl: prefer small
+    TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them, a GPU holding
+    max(kv_heads / TP, 1) heads' cache (``kv_replication``).  HF generate has no tensor parallelism (1)."""
     if engine == "hf":
         return (1,)
-    limit = max(1, min(GPUS_PER_NODE, int(arch.kv_heads), gen_gpus))
-    return TP_DEGREES[:limit.bit_length()]  # the powers of 2 ≤ limit: bit_length(limit) of them
+    limit = max(1, min(GPUS_PER_NODE, gen_gpus))
+    return tuple(tp for tp in TP_DEGREES if tp <= limit)
+
+
+def kv_replication(arch: Arch, tp: int) -> float:
+    """How many times an instance of TP GPUs holds each token's KV: MLA's one latent on every rank (TP); GQA
+    heads replicated once TP exceeds the KV heads (TP / kv_heads); 1 otherwise.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> kv_replication(ARCHS["qwen3_235b_a22b"], 8), kv_replication(ARCHS["llama3_8b"], 8)
+    (2.0, 1.0)
+    """
+    if arch.attention == "mla":
+        return float(tp)
+    return max(1.0, tp / arch.kv_heads)
 
 
 class EnginePlan(NamedTuple):
@@ -86,7 +101,7 @@ class EnginePlan(NamedTuple):
     gpus: int                 # GPUs per replica: tp · pipeline
     batch_cap: int            # sequences one replica holds at once
     kv_footprint_gb: float    # one sequence's KV over the replica (MLA: the latent on every tp rank)
-    offloaded_gb: float       # what streams over the host link each step (does not fit)
+    offloaded_gb: float       # GB the instance lacks (weights + one sequence's KV beyond its memory): never streamed
     prompt_tokens: int
     response_tokens: int
     avg_context: float        # prompt + mean / 2: the KV a decode step reads per sequence
@@ -94,12 +109,13 @@ class EnginePlan(NamedTuple):
     fixed_step_s: float       # overhead + all-gather per decode step
     floor_s: float            # longest response · one small-batch step: the synchronous floor
     kv_per_token: float
-    kv_split: int
+    kv_split: float           # KV copies per token on the instance (``kv_replication``)
     hbm_rate: float = 0.0       # n · HBM bandwidth · 0.6, B/s
     compute_rate: float = 0.0   # n · peak · 0.45, FLOP/s
     host_s: float = 0.0         # offloaded bytes over the host link, s per step
     prefill_flops: float = 0.0  # prefill FLOPs per sequence: prompts per sequence · prompt · F(prompt / 2)
     decode_flops: float = 0.0   # F(avg context) per generated token
+    fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
 
 
 class _EngineWorkload(NamedTuple):
@@ -151,30 +167,37 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
 def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
     """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
     gpu = e.gpu
-    kv_split = tp if e.arch.attention == "mla" else 1  # the MLA latent is not split across tensor-parallel ranks
+    kv_split = kv_replication(e.arch, tp)  # KV the instance holds per token, in units of one copy
     kv_footprint_gb = e.kv_seq_gb * kv_split
     pp = 1
     if tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb and tp >= min(GPUS_PER_NODE, e.max_gpus):
         pp = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb)))
-    n = max(1, min(tp * pp, e.max_gpus))
+    fits = tp * pp <= max(e.max_gpus, 1)
+    if not fits:  # an instance larger than the GPUs given does not fit: shown on the GPUs there are, never streamed
+        pp = max(1, e.max_gpus // tp)
+    n = max(1, tp * pp)
     room_gb = n * e.engine_memory_gb - e.weights_gb
-    if room_gb >= kv_footprint_gb:
+    if room_gb >= kv_footprint_gb and fits:
         cap = math.floor(room_gb / kv_footprint_gb)
         offloaded_gb = 0.0
     else:
         cap = 1
-        offloaded_gb = min(e.weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
+        fits = False
+        offloaded_gb = max(kv_footprint_gb - room_gb, 0.0)  # the shortfall, reported
     if e.engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
     hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
     compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
-    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
-                       offloaded_gb, e.kv_per_token * kv_split, e.fixed_step_s)[0]
-    return EnginePlan(e.arch, gpu, e.engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, e.prompt_tokens,
-                      e.response_tokens, e.avg_context, e.prompts_per_sequence, e.fixed_step_s,
-                      e.longest_tokens * one, e.kv_per_token, kv_split, hbm_rate, compute_rate, host_s,
-                      e.prefill_flops, e.decode_flops)
+                       0.0, e.kv_per_token * kv_split, e.fixed_step_s)[0]
+    return EnginePlan(
+        arch=e.arch, gpu=gpu, engine=e.engine, tp=tp, pipeline=pp, gpus=n, batch_cap=max(cap, 1),
+        kv_footprint_gb=kv_footprint_gb, offloaded_gb=offloaded_gb, prompt_tokens=e.prompt_tokens,
+        response_tokens=e.response_tokens, avg_context=e.avg_context, prompts_per_sequence=e.prompts_per_sequence,
+        fixed_step_s=e.fixed_step_s, floor_s=e.longest_tokens * one, kv_per_token=e.kv_per_token, kv_split=kv_split,
+        hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s, prefill_flops=e.prefill_flops,
+        decode_flops=e.decode_flops, fits=fits)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -224,7 +247,7 @@ def schedule_seconds(plan: EnginePlan, rollouts: int, gen_gpus: int) -> tuple[fl
     b = seqs / waves
     step, t_mem, t_compute, reduce = step_seconds(
         plan.arch, plan.gpu, plan.tp, b, plan.avg_context, plan.decode_flops, plan.hbm_rate, plan.compute_rate,
-        plan.host_s, plan.offloaded_gb, plan.kv_per_token * plan.kv_split, plan.fixed_step_s)
+        plan.host_s, 0.0, plan.kv_per_token * plan.kv_split, plan.fixed_step_s)
     throughput = waves * (b * plan.prefill_flops / plan.compute_rate + plan.response_tokens * step)
     seconds = throughput if throughput > plan.floor_s else plan.floor_s
     return seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput
@@ -234,14 +257,14 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
     """The ``Generation`` of ``schedule_seconds`` (``times``: its answer when already computed)."""
     seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
         times or schedule_seconds(plan, rollouts, gen_gpus))
-    bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    bound = "memory" if t_mem >= t_compute else "compute"
     overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
         throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
-        all_reduce_s=reduce, engine=plan.engine,
+        all_reduce_s=reduce, engine=plan.engine, fits=plan.fits,
     )
 
 
@@ -263,7 +286,8 @@ def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
         for plan in plans:
             if plan.tp <= gen_gpus:
                 times = schedule_seconds(plan, rollouts, gen_gpus)
-                if best is None or times[0] < best[1][0]:
+                # an instance that fits beats any that does not, then the fastest
+                if best is None or (not plan.fits, times[0]) < (not best[0].fits, best[1][0]):
                     best = (plan, times)
     return best
 
@@ -346,6 +370,16 @@ def generation(
                         rollouts, gen_gpus)
     best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
     return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:
+    """Whether the widest engine instance ``gen_gpus`` GPUs allow (TP up to 8, then pipeline stages) holds its
+    weights and one longest sequence's KV in ``engine_memory_gb`` per GPU (``engine_plan``'s ``fits``)."""
+    if gen_gpus <= 0:
+        return False
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, i.prompt_tokens, i.response_tokens,
+                         i.response_max_tokens, _group(i), i.engine, gen_gpus if i.engine == "hf" else 0)
+    return _plan(e, tensor_parallel_options(w.arch, gen_gpus, i.engine)[-1]).fits
 
 
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
