@@ -42,7 +42,8 @@ class LaunchLayout:
     scoring_gpus: int = 8                # separate: GPUs of the reference and reward model forwards
     training_gpus: int = 8               # separate: GPUs of the actor (and critic) training
     rollout_tp: int = 1                  # tensor-parallel size of one rollout engine (≤ gpus_per_node)
-    rollout_replicas: int = 8            # rollout engines; tp · replicas = gpus (colocated) or generation_gpus
+    rollout_replicas: int = 8            # rollout engines; tp · pp · replicas = gpus (colocated) or generation_gpus
+    rollout_pp: int = 1                  # pipeline stages of one engine (an engine larger than a node)
     rollout_ep: int = 1                  # expert-parallel size of one engine (MoE)
     gpu_memory_utilization: float = 0.6  # the engine's share of each GPU's memory, 0–1
     train_backend: str = "fsdp"          # fsdp | megatron: how the model trains the policy
@@ -105,6 +106,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("rm_b", layout.rm_b > 0),
         ("rollout_tp", 1 <= layout.rollout_tp <= layout.gpus_per_node),
         ("rollout_replicas", layout.rollout_replicas >= 1),
+        ("rollout_pp", layout.rollout_pp >= 1),
         ("rollout_ep", layout.rollout_ep >= 1),
         ("gpu_memory_utilization", 0 < layout.gpu_memory_utilization <= 1),
         ("train_tp", 1 <= layout.train_tp <= layout.gpus_per_node),
@@ -129,7 +131,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
             return note("launch.reason.invalid_layout", field=name, value=_shown(getattr(layout, name)))
     if layout.method == "dpo":
         return None
-    engines = layout.rollout_tp * layout.rollout_replicas
+    engines = layout.rollout_tp * layout.rollout_pp * layout.rollout_replicas
     if layout.placement == "separate":
         split = (layout.generation_gpus, layout.scoring_gpus, layout.training_gpus)
         if min(split) < 0 or layout.generation_gpus < 1 or layout.training_gpus < 1 or sum(split) != layout.gpus:
@@ -225,32 +227,45 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
     rl = result.stage in RL_LOOP_STAGES
     placement = i.placement
     backend, ttp, tpp, tep, tcp = _training(result)
-    etp, epp, eep = 1, 1, 1
+    eep = 1
     if not rl or g is None:
         gpus = i.gpus
         gen = score = train = gpus
-        tp, replicas, share = 1, gpus, TEACHING_GPU_MEMORY_UTILIZATION
+        tp, pp, replicas, share = 1, 1, gpus, TEACHING_GPU_MEMORY_UTILIZATION
         placement = "colocated"
     else:
         etp, epp, eep = _engine(result)
-        tp = g.engine_tp  # GPUs of one engine instance: its TP when it has no pipeline stages
-        if epp > 1:
-            refusal = note("launch.map.engine_spans_nodes", gpus=g.engine_tp, tp=etp, pipeline=epp)
+        tp, pp = (g.engine_tp, 1) if epp == 1 else (etp, epp)  # an engine of pp stages: tp GPUs in each node
+        instance = tp * pp
         if g.colocated:
             gpus = gen = score = train = g.training
-            if gpus % tp:
+            if pp > 1 and gpus % instance:
+                # the engines must cover every GPU: the fewest more stages whose instances divide the GPUs
+                fitted = next((s for s in range(pp, gpus // tp + 1) if gpus % (tp * s) == 0), None)
+                if fitted is None:
+                    refusal = note("launch.map.engine_spans_nodes", gpus=instance, tp=tp, pipeline=pp)
+                else:
+                    notes.append(note("launch.map.pp_fit", model_pp=pp, pp=fitted, tp=tp, gpus=gpus))
+                    pp = fitted
+            elif gpus % tp:
                 fitted = pow2_divisor(gpus, tp)
                 notes.append(note("launch.map.tp_fit", model_tp=tp, tp=fitted, gpus=gpus))
                 tp = fitted
-            replicas = gpus // tp
+            replicas = max(1, gpus // (tp * pp))
         else:
             gen, score, train = g.generation, g.scoring, g.training
-            replicas = max(1, g.replicas)
-            if tp * replicas < gen:
-                notes.append(note("launch.map.gen_leftover", gpus=gen - tp * replicas, tp=tp, replicas=replicas))
-                train += gen - tp * replicas
-                gen = tp * replicas
+            replicas = max(1, min(g.replicas, gen // instance)) if gen >= instance else 0
+            if replicas == 0:
+                refusal = note("launch.map.engine_spans_nodes", gpus=instance, tp=tp, pipeline=pp)
+                replicas = 1
+            elif instance * replicas < gen:
+                notes.append(note("launch.map.gen_leftover", gpus=gen - instance * replicas, tp=instance,
+                                  replicas=replicas))
+                train += gen - instance * replicas
+                gen = instance * replicas
             gpus = gen + score + train
+        if pp > 1 and refusal is None:
+            notes.append(note("launch.map.engine_pipeline", tp=tp, pp=pp, gpus=tp * pp, replicas=replicas))
         if gpus < i.gpus:
             notes.append(note("launch.map.one_node", used=gpus, gpus=i.gpus, idle=i.gpus - gpus))
         model_share = _engine_share(result)
@@ -280,7 +295,7 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
         method=i.method, arch=i.arch, policy_b=float(i.policy_b), reward=i.reward, rm_b=float(i.rm_b),
         gpus=gpus, gpus_per_node=per_node, nodes=nodes, placement=placement,
         generation_gpus=gen, scoring_gpus=score, training_gpus=train, rollout_tp=tp, rollout_replicas=replicas,
-        rollout_ep=max(1, eep), gpu_memory_utilization=share,
+        rollout_pp=pp, rollout_ep=max(1, eep), gpu_memory_utilization=share,
         train_backend=backend if backend in ("fsdp", "megatron") else "fsdp",
         train_tp=ttp, train_pp=tpp, train_ep=tep, train_cp=tcp,
         group=i.group, rollouts=i.rollouts, kl=float(i.kl), epochs=i.epochs,

@@ -94,6 +94,8 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     if layout.train_backend == "megatron":
         return None, note("launch.reason.openrlhf_no_megatron", tp=layout.train_tp, pp=layout.train_pp,
                           ep=layout.train_ep)
+    if layout.rollout_pp > 1:
+        return None, note("launch.reason.openrlhf_no_engine_pp", tp=layout.rollout_tp, pp=layout.rollout_pp)
     placed_gpus, why = roles(layout, rl)
     if why is not None:
         return None, why

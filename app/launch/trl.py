@@ -80,6 +80,8 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     if layout.train_backend == "megatron":
         return None, note("launch.reason.trl_no_megatron", tp=layout.train_tp, pp=layout.train_pp,
                           ep=layout.train_ep)
+    if layout.rollout_pp > 1:
+        return None, note("launch.reason.trl_no_engine_pp", tp=layout.rollout_tp, pp=layout.rollout_pp)
     separate = layout.placement == "separate" and layout.engine == "vllm"
     if separate and layout.generation_gpus > layout.gpus_per_node:
         return None, note("launch.reason.trl_server_one_node", gpus=layout.generation_gpus,

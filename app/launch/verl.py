@@ -141,6 +141,9 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("actor_rollout_ref.rollout.name", "vllm")
     b.add("actor_rollout_ref.rollout.n", rl.group)
     b.add("actor_rollout_ref.rollout.tensor_model_parallel_size", layout.rollout_tp)
+    if layout.rollout_pp > 1:
+        b.add("actor_rollout_ref.rollout.pipeline_model_parallel_size", layout.rollout_pp)
+        b.note("launch.note.verl_engine_pipeline", tp=layout.rollout_tp, pp=layout.rollout_pp)
     if layout.rollout_ep > 1:
         b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_ep)
     b.add("actor_rollout_ref.rollout.gpu_memory_utilization", layout.gpu_memory_utilization)

@@ -58,6 +58,8 @@ STATES = {
                                reward="verifier", rollouts=1024, kl=0.001),
     "megatron_235b_async": _state(method="grpo", arch="qwen3_235b_a22b", gpus=256, gpu="h100_80g",
                                   placement="separate", staleness=1, reward="verifier", rollouts=1024, kl=0.001),
+    "megatron_235b_engine_pipeline": _state(method="grpo", arch="qwen3_235b_a22b", gpus=128, gpu="h100_80g",
+                                            placement="colocated", reward="verifier", rollouts=1024, kl=0.001),
     "megatron_405b_async": _state(method="ppo", arch="llama3_405b", gpus=128, gpu="b200_180g", placement="separate",
                                   staleness=1, reward="model", rm_b=70, rollouts=1024),
 }
