@@ -85,6 +85,7 @@ class LaunchPage:
     map_notes: tuple[Text, ...]     # what the mapping from the lab's layout chose (launch.map.*)
     fit_url: str | None             # the state does not fit: the same state on the fewest GPUs that do
     versions: tuple[str, ...]       # "verl 0.9.1", … for the page's lead
+    engine_shape: str = ""          # the model's engine: "8", or "8 × PP 5" with pipeline stages
 
 
 def _source(sid: str) -> Source:
@@ -143,7 +144,13 @@ def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> Launc
         lab_url=f"/{lang}/?{query}", switch_url=f"/{other(lang)}/launch?{query}", self_url=f"/{lang}/launch?{query}",
         panels=tuple(_panel(r.framework, state, lang, query) for r in FRAMEWORKS), map_notes=notes,
         fit_url=f"/{lang}/launch?{urlencode(result.inputs.query(gpus=fit))}" if fit else None,
-        versions=tuple(r.label for r in FRAMEWORKS))
+        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result))
+
+
+def _engine_shape(result: Result) -> str:
+    """The model's engine as the state summary writes it after "TP": its TP, and its pipeline stages if any."""
+    gen = result.step.gen
+    return str(gen.tensor_parallel) if gen.pipeline <= 1 else f"{gen.tensor_parallel} × PP {gen.pipeline}"
 
 
 def launch_context(lang: str, result: Result, notices: tuple[Notice, ...]) -> dict:
