@@ -56,7 +56,7 @@ def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
     default PPO: 102 samples against 128 → the comparison stays; no verl command → no word about 'the verl command'."""
     grpo = _text(client.get(f"/zh/launch?{_q(PRESET_BY_ID['grpo'].inputs)}").text)
     assert "每个优化器 step 取 128 条序列，这是本 Lab 假设的数值" in grpo and "本 Lab 假设约 128 条" not in grpo
-    assert "参数名以 verl-project/verl main 分支 2026 年 9 月的文档为准" in grpo and "docs 2026" not in grpo
+    assert "已对照 verl 0.9.1 检查" in grpo and "docs 2026" not in grpo and "main 分支" not in grpo
     default = _text(client.get("/zh/launch?placement=separate").text)  # the old default: verl refuses it
     assert "当前配置无法生成 verl 命令" in default and "verl 命令里" not in default
     assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in default
