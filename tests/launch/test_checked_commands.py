@@ -263,7 +263,7 @@ def test_the_reward_templates_have_the_signature_each_framework_calls():
 
     from launch.checks import _calls  # noqa: PLC0415
 
-    from app.launch.releases import OPENRLHF, VERL
+    from app.launch.releases import OPENRLHF
 
     verl_src = wheel(VERL).text("verl/utils/reward_score/__init__.py")
     default = next(n for n in ast.parse(verl_src).body if isinstance(n, ast.FunctionDef)
