@@ -192,7 +192,8 @@ def _engine(result: Result) -> tuple[int, int, int]:
     e = getattr(result.step, "generation_engine", None)
     if e is not None:
         return e.tensor_parallel, e.pipeline, e.expert_parallel
-    return result.step.gen.tensor_parallel, result.step.gen.pipeline, 1
+    gen = result.step.gen
+    return gen.tensor_parallel, gen.pipeline, getattr(gen, "expert_parallel", 1)
 
 
 def _fit(result: Result) -> tuple[bool, int | None]:
