@@ -32,6 +32,9 @@ from app.model import evaluate, normalise
 from app.model.scenarios import PRESET_BY_ID, PRESETS
 
 
+pytestmark = pytest.mark.usefixtures("wheels")
+
+
 def _state(base: str | None = None, **q: object):
     query = dict(PRESET_BY_ID[base].inputs.query()) if base else {}
     query.update({k: str(v) for k, v in q.items()})
