@@ -31,7 +31,6 @@ from app.launch.sources import SOURCES
 from app.model import evaluate, normalise
 from app.model.scenarios import PRESET_BY_ID, PRESETS
 
-
 pytestmark = pytest.mark.usefixtures("wheels")
 
 
