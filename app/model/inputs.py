@@ -70,7 +70,11 @@ NUMBERS: tuple[NumberSpec, ...] = (
                (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000), description="RL (or DPO) steps between evals"),
     NumberSpec("group", 8, 1, 64, True, "responses per prompt", (1, 2, 4, 8, 16, 32, 64),
                group="algorithm", description="responses sampled per prompt (grpo)"),
-    NumberSpec("staleness", 0, 0, 4, True, "steps", (0, 1, 2, 3, 4), group="algorithm", description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+    NumberSpec("staleness", 0, 0, 8, True, "steps", (0, 1, 2, 3, 4, 5, 6, 7, 8), group="algorithm", description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+    NumberSpec("oversample", 1, 1, 4, False, "×", (1, 1.25, 1.5, 2, 2.5, 3, 4), group="algorithm",
+               description="responses generated per response kept (DAPO dynamic sampling drops all-right and all-wrong groups)"),
+    NumberSpec("passes", 1, 1, 100, True, "passes", (1, 2, 3, 5, 10, 20, 50, 100), group="algorithm",
+               description="passes over the prompt set: the run's totals"),
     NumberSpec("prompts", 31_000, 0, 10 * _M, True, "prompts",
                (0, 1_000, 5_000, 10_000, 31_000, 100_000, 300_000, _M, 3 * _M, 10 * _M),
                group="algorithm", description="the RL prompt set: one pass is the run"),
@@ -99,6 +103,10 @@ CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
     ChoiceSpec("offload", "none", ("none", "optimizer", "params"), group="hardware", description="optimizer states (or parameters, gradients and optimizer states) in host memory"),
     ChoiceSpec("gpu", "a100_80g", tuple(GPUS), group="hardware", description="GPU type"),
+    ChoiceSpec("partial_rollouts", "off", ("off", "on"), group="algorithm",
+               description="async: an unfinished response continues into the next step (the engine never drains)"),
+    ChoiceSpec("rollout_dtype", "bf16", ("bf16", "fp8"), group="hardware",
+               description="the engine's weights (and KV cache) in bf16 or fp8"),
 )
 # The custom shape by its config.json fields (MODEL-FRONTIER §C; app/model/architectures.py maps config.json to them):
 # optional, absent by default, used when arch=custom and ``layers`` is given.  Ranges hold every published shape with
@@ -126,9 +134,10 @@ CHOICE_SPECS = {s.name: s for s in CHOICES}
 PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's order (the canonical query's order)
     "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",  # workload
     "group", "reward", "prompts", "prompt_tokens", "response_tokens", "response_max_tokens", "staleness",  # algorithm
+    "partial_rollouts", "oversample", "passes",  # algorithm (timing)
     "arch", "tuning",  # model
     "optimizer_steps",  # algorithm
-    "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel",  # hardware & systems
+    "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel", "rollout_dtype",  # hardware & systems
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
