@@ -100,6 +100,16 @@ SOURCES: dict[str, Source] = {
         Source("cfg_qwen3", "Qwen3-4B / 8B / 14B / 32B / 30B-A3B / 235B-A22B config.json (Qwen on Hugging Face; the same "
                "shapes in NVIDIA-NeMo/Megatron-Bridge models/qwen/qwen_provider.py); sizes from the model cards",
                "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json"),
+        Source("length_tail", "Response lengths of RL rollouts: a long tail reaching the maximum (TLT, Hu et al. "
+               "2025, arXiv 2511.16665, Fig. 2; verl issue #7412: mean 1,267, longest 3,072 tokens)",
+               "https://arxiv.org/abs/2511.16665"),
+        Source("vllm_fp8", "vLLM documentation: FP8 W8A8 weights (1 byte per parameter) and the FP8 KV cache "
+               "(kv_cache_dtype=fp8, 1 byte per value)", "https://docs.vllm.ai/en/latest/features/quantization/fp8.html"),
+        Source("nemo_rl_fp8", "NeMo RL performance summary: FP8 generation rows beside BF16 ones of the same runs",
+               "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("verl_async", "verl docs/advance/fully_async.md and one_step_off.md: sync vs async rows, partial "
+               "rollouts, the checkpoint-engine weight-sync table (Qwen3-235B-A22B 23.7 s, Qwen3-30B-A3B 4.4 s)",
+               "https://github.com/volcengine/verl/blob/main/docs/advance/fully_async.md"),
         Source("cfg_llama32", "Llama-3.2-3B config.json (meta-llama on Hugging Face) and model card (3.21 B)",
                "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"),
         Source("cfg_gpt_oss", "gpt-oss-20b / gpt-oss-120b config.json (openai on Hugging Face; the same shapes in "
@@ -291,6 +301,7 @@ _CONSTANTS = (
     Constant("megatron_resident_bytes_per_param", 6.0, "B/param", "megatron_distopt"),  # bf16 w + fp32 grad
     Constant("megatron_sharded_bytes_per_param", 12.0, "B/param", "megatron_distopt"),  # fp32 w, m, v over d
     Constant("megatron_max_expert_parallel", 16.0, "GPUs", "nemo_rl_recipes"),  # EP 8–16 in every MoE recipe
+    Constant("megatron_max_pipeline", 16.0, "stages", "nemo_rl_recipes"),  # PP 1–16 in every recipe
     Constant("param_offload_bytes_per_param", 8.0, "B/param per optimizer step"),  # bf16 w in (fwd + bwd), grads out, w back
     # --- achieved fractions of peak -----------------------------------------------------------------
     Constant("train_mfu", 0.35, "of peak BF16", "openrlhf"),         # OpenRLHF: 47–116 TFLOP/s on 312 peak
@@ -302,6 +313,9 @@ _CONSTANTS = (
     Constant("decode_step_overhead_hf_s", 0.010, "s per decode step"),     # HF generate: eager, no CUDA graphs
     Constant("hf_batch_per_gpu", 16.0, "sequences per GPU"),  # generation batch of generate() inside a trainer
     Constant("colocated_engine_memory_fraction", 0.6, "of GPU memory", "verl"),  # gpu_memory_utilization
+    Constant("engine_min_kv_fraction", 0.1, "of the engine's memory"),  # a useful KV cache beside the weights
+    Constant("rollout_fp8_bytes_per_param", 1.0, "B/param", "vllm_fp8"),      # FP8 W8A8 engine weights
+    Constant("rollout_fp8_kv_bytes_per_value", 1.0, "B", "vllm_fp8"),         # kv_cache_dtype=fp8
     # --- interconnect -----------------------------------------------------------------------------------
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
@@ -361,6 +375,7 @@ FSDP_MAX_DENSE_B = c("fsdp_max_dense_b")
 MEGATRON_RESIDENT_BYTES_PER_PARAM = c("megatron_resident_bytes_per_param")
 MEGATRON_SHARDED_BYTES_PER_PARAM = c("megatron_sharded_bytes_per_param")
 MEGATRON_MAX_EXPERT_PARALLEL = int(c("megatron_max_expert_parallel"))
+MEGATRON_MAX_PIPELINE = int(c("megatron_max_pipeline"))
 PARAM_OFFLOAD_BYTES_PER_PARAM = c("param_offload_bytes_per_param")
 TRAIN_MFU = c("train_mfu")
 FORWARD_MFU = c("forward_mfu")
@@ -370,6 +385,9 @@ DECODE_STEP_OVERHEAD_VLLM_S = c("decode_step_overhead_vllm_s")
 DECODE_STEP_OVERHEAD_HF_S = c("decode_step_overhead_hf_s")
 HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
 COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
+ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
+ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
+ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))
 COLLECTIVE_BUS_EFFICIENCY = c("collective_bus_efficiency")
 COLLECTIVE_LATENCY_S = c("collective_latency_s")

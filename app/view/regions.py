@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.model import Result
+from app.model.architectures import SHAPE_NAMES
 from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
-from app.model.inputs import Notice
+from app.model.inputs import Notice, fmt_param
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
@@ -140,12 +141,14 @@ class ArchInfoVM(NamedTuple):
     experts: int
     experts_per_token: int
     kv_bytes_per_token: float
+    shape: tuple[tuple[str, str], ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
 
 
 def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
-    return ArchInfoVM(i.arch, a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.attention, a.total_b,
-                      a.active_b, a.experts, a.experts_per_token, kv_bytes_per_token(a))
+    shape = tuple((n, "" if getattr(i, n) is None else fmt_param(getattr(i, n))) for n in SHAPE_NAMES)
+    return ArchInfoVM(a.key if i.arch == "custom" else i.arch, a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim,
+                      a.attention, a.total_b, a.active_b, a.experts, a.experts_per_token, kv_bytes_per_token(a), shape)
 
 
 class MarkerVM(NamedTuple):

@@ -736,7 +736,7 @@ def test_normalise_empty_query_is_defaults() -> None:
         ({"method": "ppo2"}, "method", "ppo", Notice("method", "unknown_choice", "ppo2", "ppo")),
         ({"arch": "gpt5"}, "arch", "custom", Notice("arch", "unknown_choice", "gpt5", "custom")),
         ({"group": "0"}, "group", 1, Notice("group", "below_min", "0", "1")),
-        ({"staleness": "9"}, "staleness", 4, Notice("staleness", "above_max", "9", "4")),
+        ({"staleness": "9"}, "staleness", 8, Notice("staleness", "above_max", "9", "8")),
         ({"rollouts": ""}, "rollouts", 512, Notice("rollouts", "empty", "", "512")),
         ({"epochs": "2.6"}, "epochs", 3, Notice("epochs", "rounded", "2.6", "3")),
         ({"response_max_tokens": "100"}, "response_max_tokens", 1024,

@@ -128,13 +128,16 @@ def test_step_10_the_longest_response_sets_the_step() -> None:
     f = walk_figures(10)
     i = WALKTHROUGH[9].inputs
     assert (i.response_tokens, i.response_max_tokens, i.placement) == (2_048, 8_192, "colocated")
-    # a synchronous step cannot end before its longest response: generation = max(batch, floor)
-    assert f["generation_s"] == pytest.approx(max(f["batch_s"], f["floor_s"]))
+    # a synchronous step cannot end before its longest response, and the drain comes on top of the batch's own
+    # time (continuous batching over the length distribution: app/model/decode.py)
+    assert f["generation_s"] >= max(f["batch_s"], f["floor_s"])
     assert f["tail_s"] == pytest.approx(f["generation_s"] - f["batch_s"]) and f["tail_s"] > 0
     assert f["tail_pct"] == pytest.approx(100 * f["tail_s"] / f["generation_s"])
     # no tail: generation is the batch's own time; twice the GPUs: generation stays on the floor
     assert f["flat_generation_s"] == pytest.approx(f["batch_s"]) and f["flat_total_s"] < f["total_s"]
-    assert f["wide_gpus"] == 32 and f["wide_generation_s"] == pytest.approx(f["generation_s"])
+    # twice the GPUs halve the bulk, not the drain: generation falls, far from half, and stays above the floor
+    assert f["wide_gpus"] == 32 and f["generation_s"] / 2 < f["wide_generation_s"] < f["generation_s"]
+    assert f["wide_generation_s"] >= f["floor_s"]
     assert f["total_s"] / 2 < f["wide_total_s"] < f["total_s"]  # "falls, far from half"
 
 
@@ -146,10 +149,8 @@ def test_step_11_colocate_or_split() -> None:
     assert f["co_total_s"] < f["total_s"]  # the reveal: on 16 GPUs the hybrid engine wins
     assert f["tp"] * f["replicas"] <= f["gen_gpus"]
     assert f["co_sync_ms"] == pytest.approx(1000 * f["co_sync_s"])
-    # the reveal says the searched split is OpenRLHF's fixed one (so it quotes one time, not the same one twice)
-    # and that all of the scoring hides behind generation
-    assert evaluate(WALKTHROUGH[10].inputs).step.gpu_groups.searched is False
-    assert f["total_s"] == f["fixed_s"] and f["overlap_s"] == pytest.approx(f["scoring_s"])
+    # all of the scoring hides behind generation
+    assert f["overlap_s"] == pytest.approx(f["scoring_s"])
 
 
 def test_step_12_one_step_off_policy() -> None:
