@@ -12,9 +12,9 @@ page so the "what moved" diff runs too), the JSON API and the compare page (both
 
 Expectations come from the parameter table (bounds and defaults), written out case by case below; the rules
 between parameters of the second edition (a named arch sets policy_b, the longest response is at least the mean
-and, absent, is the mean, separate placement needs 4 GPUs, DPO's β ≥ 0.001) are written out in ``_rules`` from
-PRODUCT.md, not read back from ``normalise``, so a wrong rule in the model fails here.  The page, the partial,
-the API and the compare page are separate tests, so a bug on one surface does not hide the others.
+and, absent, is the mean, separate placement needs 4 GPUs, staleness ≥ 1 needs separate, DPO's β ≥ 0.001) and
+the third edition's colocated default placement are written out in ``_rules`` from PRODUCT.md, not read back
+from ``normalise``, so a wrong rule in the model fails here.  The page, the partial, the API and the compare page are separate tests, so a bug on one surface does not hide the others.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from support.asgi import get
 
 from app.i18n import translator
 from app.model import DEFAULTS, normalise
-from app.model.assumptions import ARCHS, SEPARATE_MIN_GPUS
+from app.model.assumptions import ARCHS
 from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, STEP_MAX, Notice, fmt_param
 from app.templating import notice_text
 
@@ -139,9 +139,7 @@ def _rules(kind: str, field: str, used: str | None) -> tuple[dict[str, str | Non
     notices: list[tuple[str, ...]] = []
     if kind == "step":
         return state, notices
-    if field == "gpus" and int(used) < SEPARATE_MIN_GPUS:  # the default placement (separate) needs 4 GPUs
-        notices.append(("placement", "separate_needs_gpus", "separate", "colocated"))
-        state["placement"] = "colocated"
+    # the default placement is colocated (third edition): fewer than 4 GPUs leaves it as it is, no notice
     if field == "response_tokens":  # the longest response, absent from the URL, is the mean: it moves with it
         state["response_max_tokens"] = used
     mean = fmt_param(DEFAULTS.response_tokens)  # 1024 tokens
@@ -150,7 +148,8 @@ def _rules(kind: str, field: str, used: str | None) -> tuple[dict[str, str | Non
         state[field] = mean
     if field == "arch" and used != "custom":  # a named architecture sets policy_b; the URL has none: no notice
         state["policy_b"] = fmt_param(ARCHS[used].total_b)
-    if field == "staleness":  # the default placement is separate on 8 GPUs (≥ 4): asynchronous as asked
+    if field == "staleness" and used != "0":  # asynchronous needs separate: the default (colocated, 8 GPUs ≥ 4)
+        notices.append(("placement", "async_needs_separate", "colocated", "separate"))  # switched
         state["placement"] = "separate"
     if field == "method":  # the default β 0.02 is ≥ DPO's 0.001: kept under every method
         state["kl"] = fmt_param(DEFAULTS.kl)
@@ -263,7 +262,9 @@ def test_repeated_parameter_last_one_wins_on_page_and_api(spec):
     doc = assert_html(r := get(f"/en/?{spec.name}={bad}&{spec.name}={good}"), full=True, lang="en")
     assert r.status == 200 and page_state(doc)[spec.name] == good and not notice_items(doc)
     doc = assert_html(r := get(f"/en/?{spec.name}={good}&{spec.name}={bad}", HTMX), full=False)
-    assert r.status == 200 and page_state(doc)[spec.name] == hi and len(notice_items(doc)) == 1
+    # staleness at its maximum (8) also switches the default colocated placement to separate: a second notice
+    extra = 1 if spec.name == "staleness" else 0
+    assert r.status == 200 and page_state(doc)[spec.name] == hi and len(notice_items(doc)) == 1 + extra
     lo_ok = _num(spec, spec.minimum)
     # the longest response's minimum (16) is below the default mean (1024): the API, like the page, raises it
     lo_used = fmt_param(DEFAULTS.response_tokens) if spec.name == "response_max_tokens" else lo_ok

@@ -13,7 +13,7 @@ from support.urls import HTMX, LANGS, STATES, lab_path, query_of
 
 from app.model import evaluate, normalise
 from app.model.decisions import DECISION_IDS, DECISION_STATES
-from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, SHAPE_NAMES, SHAPE_NUMBERS
 from app.model.meters import METER_IDS
 from app.model.physics.generation import Generation as GenerationRecord
 from app.model.physics.memory import ModelMemory as ModelMemoryRecord
@@ -28,7 +28,14 @@ PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval
 CONTRACT_INPUTS = {"demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
                    "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",
                    "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning",
-                   "prompts", "optimizer_steps", "max_tokens_per_gpu", "context_parallel"}  # + PRODUCT.md third edition
+                   "prompts",
+                   # PRODUCT.md third edition (frontier scale): frontier's and timing's inputs
+                   "optimizer_steps", "max_tokens_per_gpu", "context_parallel",
+                   "oversample", "rollout_dtype", "partial_rollouts", "passes"}
+# PRODUCT.md third edition: the custom shape by its config.json fields (optional, absent by default; the model may
+# read more of config.json, e.g. tied embeddings and the dense MLP width)
+CONTRACT_SHAPE_INPUTS = {"layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "experts", "experts_active",
+                         "expert_hidden", "kv_lora_rank"}
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 
 
@@ -41,6 +48,9 @@ def test_contract_ids_match_the_model():
                             "kl_control", "eval_gating", "critic_vs_group", "sync_vs_async")
     assert len(NODE_IDS) == 11
     assert set(PARAM_NAMES) == CONTRACT_INPUTS and len(PARAM_NAMES) == len(CONTRACT_INPUTS)
+    assert set(SHAPE_NAMES) >= CONTRACT_SHAPE_INPUTS and not set(SHAPE_NAMES) & set(PARAM_NAMES)
+    assert {s.name for s in (*NUMBERS, *CHOICES)} == CONTRACT_INPUTS
+    assert {s.name for s in SHAPE_NUMBERS} == set(SHAPE_NAMES)
 
 
 @pytest.mark.parametrize("lang", LANGS)
