@@ -170,13 +170,16 @@ def test_grpo_shows_the_group_estimator_and_the_group_size(client, lang):
 
 
 def test_separate_ppo_places_each_role_as_the_model_chose(client):
-    """ppo_loop in the separate layout: 8 × A100, the model's split generation 1 / scoring 2 / training 5.  OpenRLHF: actor ⌈5/2⌉ = 3,
-    critic ⌊5/2⌋ = 2, reference 1 and reward model 1 on the scoring pair, 1 engine of TP 1; the engine has the whole
-    usable card, 72 GB of 80 GB = 0.9."""
+    """ppo_loop in the separate layout: 8 × A100 80 GB, the model's split (``step.gpu_groups``) generation 2 /
+    scoring 2 / training 4, one engine of TP 2.  OpenRLHF: actor ⌈4/2⌉ = 2, critic ⌊4/2⌋ = 2, reference ⌈2/2⌉ = 1
+    and reward model ⌊2/2⌋ = 1 on the scoring pair, 1 engine of TP 2; the engine has the whole usable card,
+    72 GB of 80 GB = 0.9."""
     separate = PRESET_BY_ID["ppo_loop"].inputs.model_copy(update={"placement": "separate"})
+    g = evaluate(separate).step.gpu_groups  # the split the arithmetic above starts from
+    assert (g.generation, g.scoring, g.training, g.engine_tp, g.replicas) == (2, 2, 4, 2, 1), g
     orlhf = command_text(section(page(client, "en", query(separate)).text, "openrlhf"))
-    for flag in ("--actor.num_gpus_per_node 3", "--critic.num_gpus_per_node 2", "--ref.num_gpus_per_node 1",
-                 "--reward.num_gpus_per_node 1", "--vllm.num_engines 1", "--vllm.tensor_parallel_size 1",
+    for flag in ("--actor.num_gpus_per_node 2", "--critic.num_gpus_per_node 2", "--ref.num_gpus_per_node 1",
+                 "--reward.num_gpus_per_node 1", "--vllm.num_engines 1", "--vllm.tensor_parallel_size 2",
                  "--vllm.gpu_memory_utilization 0.9", "--algo.advantage.estimator gae"):
         assert flag in orlhf
 
