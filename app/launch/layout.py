@@ -41,7 +41,7 @@ class LaunchLayout:
     generation_gpus: int = 8             # separate: GPUs of the rollout engines (= rollout_tp · rollout_replicas)
     scoring_gpus: int = 8                # separate: GPUs of the reference and reward model forwards
     training_gpus: int = 8               # separate: GPUs of the actor (and critic) training
-    rollout_tp: int = 1                  # tensor-parallel size of one rollout engine (≤ gpus_per_node)
+    rollout_tp: int = 1                  # tensor-parallel size of one rollout engine
     rollout_replicas: int = 8            # rollout engines; tp · pp · replicas = gpus (colocated) or generation_gpus
     rollout_pp: int = 1                  # pipeline stages of one engine (an engine larger than a node)
     rollout_ep: int = 1                  # expert-parallel size of one engine (MoE)
@@ -104,7 +104,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("nodes", layout.nodes >= 1 and layout.nodes * layout.gpus_per_node == layout.gpus),
         ("policy_b", layout.policy_b > 0),
         ("rm_b", layout.rm_b > 0),
-        ("rollout_tp", 1 <= layout.rollout_tp <= layout.gpus_per_node),
+        ("rollout_tp", 1 <= layout.rollout_tp <= layout.gpus),  # vLLM's TP may span nodes (through Ray)
         ("rollout_replicas", layout.rollout_replicas >= 1),
         ("rollout_pp", layout.rollout_pp >= 1),
         ("rollout_ep", layout.rollout_ep >= 1),
@@ -192,7 +192,8 @@ def _engine(result: Result) -> tuple[int, int, int]:
     e = getattr(result.step, "generation_engine", None)
     if e is not None:
         return e.tensor_parallel, e.pipeline, e.expert_parallel
-    return result.step.gen.tensor_parallel, result.step.gen.pipeline, 1
+    gen = result.step.gen
+    return gen.tensor_parallel, gen.pipeline, getattr(gen, "expert_parallel", 1)
 
 
 def _fit(result: Result) -> tuple[bool, int | None]:
@@ -235,7 +236,7 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
         placement = "colocated"
     else:
         etp, epp, eep = _engine(result)
-        tp, pp = (g.engine_tp, 1) if epp == 1 else (etp, epp)  # an engine of pp stages: tp GPUs in each node
+        tp, pp = etp, epp  # one engine instance: tp × pp GPUs
         instance = tp * pp
         if g.colocated:
             gpus = gen = score = train = g.training

@@ -145,7 +145,9 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.add("actor_rollout_ref.rollout.pipeline_model_parallel_size", layout.rollout_pp)
         b.note("launch.note.verl_engine_pipeline", tp=layout.rollout_tp, pp=layout.rollout_pp)
     if layout.rollout_ep > 1:
-        b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_ep)
+        # vLLM's expert parallelism spreads the experts over the engine's TP × DP ranks; verl asserts
+        # expert_parallel_size == tensor_model_parallel_size × data_parallel_size (workers/config/rollout.py), DP 1
+        b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_tp)
     b.add("actor_rollout_ref.rollout.gpu_memory_utilization", layout.gpu_memory_utilization)
     if layout.tuning == "lora":
         b.add("actor_rollout_ref.rollout.load_format", "safetensors")

@@ -1,5 +1,6 @@
 """The launch checks read the pinned wheels from the cache `make wheels` fills (tests/launch/wheels.py).  Without the
-cache they skip with the reason, except in CI (``CI`` set), where a missing cache is a failure."""
+cache the tests that read them (``pytestmark = pytest.mark.usefixtures("wheels")``) skip with the reason, except in
+CI (``CI`` set), where a missing cache is a failure."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from launch.wheels import CACHE, missing
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def wheels() -> None:
     absent = missing()
     if absent:

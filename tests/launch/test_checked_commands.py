@@ -26,10 +26,12 @@ from launch.wheels import wheel
 
 from app.launch import FILES, LaunchLayout, file_text, for_state, launch_commands
 from app.launch.common import Command, Flag, render
-from app.launch.releases import CHECKED, FRAMEWORKS, TRL
+from app.launch.releases import CHECKED, FRAMEWORKS, TRL, VERL
 from app.launch.sources import SOURCES
 from app.model import evaluate, normalise
 from app.model.scenarios import PRESET_BY_ID, PRESETS
+
+pytestmark = pytest.mark.usefixtures("wheels")
 
 
 def _state(base: str | None = None, **q: object):
@@ -108,6 +110,21 @@ def test_the_states_give_commands_of_every_framework_and_the_megatron_config():
 def test_the_release_accepts_every_key_and_flag(name, cmd):
     problems = check(cmd)
     assert not problems, f"{name}, {cmd.version}: {problems}"
+
+
+def test_verls_rollout_asserts_hold():
+    """What verl 0.9.1's RolloutConfig asserts at start-up (verl/workers/config/rollout.py, read here as text):
+    expert_parallel_size = tensor_model_parallel_size × data_parallel_size (DP is left at 1)."""
+    source = wheel(VERL).text("verl/workers/config/rollout.py")
+    assert "self.expert_parallel_size == (self.tensor_model_parallel_size * self.data_parallel_size)" in source
+    seen = 0
+    for _, cmd in COMMANDS:
+        v = {f.name: f.value for f in cmd.flags}
+        ep = v.get("actor_rollout_ref.rollout.expert_parallel_size")
+        if cmd.framework == "verl" and ep is not None:
+            seen += 1
+            assert ep == v["actor_rollout_ref.rollout.tensor_model_parallel_size"]
+    assert seen >= 1
 
 
 def test_counts_over_all_commands_are_zero():
@@ -248,7 +265,7 @@ def test_the_reward_templates_have_the_signature_each_framework_calls():
 
     from launch.checks import _calls  # noqa: PLC0415
 
-    from app.launch.releases import OPENRLHF, VERL
+    from app.launch.releases import OPENRLHF
 
     verl_src = wheel(VERL).text("verl/utils/reward_score/__init__.py")
     default = next(n for n in ast.parse(verl_src).body if isinstance(n, ast.FunctionDef)

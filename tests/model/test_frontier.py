@@ -234,3 +234,29 @@ def test_published_row_within_2x(row: PublishedRun) -> None:
     if row.id in MISSES:
         pytest.xfail(f"{ratio:.2f}×: {MISSES[row.id] or 'see docs/model.md'}")
     assert 0.5 <= ratio <= 2.0, f"{row.id}: model / published = {ratio:.2f}"
+
+
+def test_a_state_no_count_fits_names_what_would_make_it_fit() -> None:
+    # Llama-3-8B on A100-40GB with a 131,072-token micro-batch: its activations alone, 32 · 4,096 · 2 B · 131,072 =
+    # 34.4 GB, plus a 2.1 GB chunk of logits exceed 36 GB usable on every GPU count (FSDP does not split them):
+    # a smaller micro-batch, context parallelism or a larger GPU each make it fit; more GPUs do not
+    r = result(arch="llama3_8b", gpu="a100_40g", gpus=64, max_tokens_per_gpu=131_072, placement="colocated")
+    assert not r.memory.fits and r.memory.min_gpus is None and r.step_at_min_gpus is None
+    assert {"smaller_micro_batch", "context_parallel", "larger_gpu"} <= set(r.fit_remedies)
+    assert "offload_params" not in r.fit_remedies
+    assert [x.key for x in r.reasons if x.key.startswith("why.fit.remedy.")] == [
+        f"why.fit.remedy.{name}" for name in r.fit_remedies]
+    assert r.decisions["distributed_training"].reason == "decision.distributed_training.never"
+
+
+@FEW
+@given(st.sampled_from(["qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3", "llama3_405b"]),
+       st.sampled_from([8, 16, 48, 64, 128, 256, 512]), st.sampled_from(["none", "optimizer"]), st.booleans())
+def test_the_widest_tp_per_pipeline_depth_fits_whenever_any_layout_does(arch: str, gpus: int, offload: str,
+                                                                 colocated: bool) -> None:
+    from app.model.physics.layout import fitting_layouts, training_fits
+    from app.model.physics.workload import workload
+    i = normalise({"arch": arch, "gpus": str(gpus), "gpu": "h100_80g", "offload": offload, "method": "grpo",
+                   "placement": "colocated" if colocated else "separate"})[0]
+    w = workload(i, GPUS["h100_80g"])
+    assert training_fits(w, gpus, colocated) == bool(fitting_layouts(w, gpus, colocated))
