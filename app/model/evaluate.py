@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from app.model import meters
 from app.model.assumptions import DPO_BATCH_PAIRS, GPUS
 from app.model.compare import with_method
 from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective
+from app.model.meters import Meter, eval_need, kl_risk, rollout_load, scoring_load
 from app.model.physics.memory import Lane
 from app.model.physics.offline import Dpo, Run, Stages, dpo, dpo_run, offline_stages, rl_run
 from app.model.physics.step import Step, ppo_step
@@ -35,7 +35,7 @@ __all__ = ["Reason", "Result", "evaluate"]
 class Result(NamedTuple):
     inputs: WorkloadInputs
     stage: str
-    meters: dict[str, meters.Meter]
+    meters: dict[str, Meter]
     nodes: dict[str, NodeState]
     edges: tuple[EdgeState, ...]
     bottleneck: str
@@ -78,12 +78,12 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     remedies = fit_remedies(rl) if rl_loop and memory.min_gpus is None else ()
 
     fits, mem_meter = stage_memory_meter(stage, i, gpu, memory, dpo_cost, offline)
-    rollout = meters.rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop,
+    rollout = rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop,
                                   whole=step.generation_is_whole)
-    scoring = meters.scoring_load(step.scoring_s, step.scoring_gpu_s, step.scoring_hidden_s, rl_loop,
+    scoring = scoring_load(step.scoring_s, step.scoring_gpu_s, step.scoring_hidden_s, rl_loop,
                                   dpo_reference_s=dpo_cost.reference_step_s if is_dpo else None,
                                   hidden_any=step.scoring_hidden_any, hidden_all=step.scoring_hidden_all)
-    kl = meters.kl_risk(i.epochs, i.kl, "dpo" if is_dpo else i.method, rl_loop or is_dpo,
+    kl = kl_risk(i.epochs, i.kl, "dpo" if is_dpo else i.method, rl_loop or is_dpo,
                         verifier=i.reward == "verifier" and not is_dpo)
     if is_dpo:
         samples = min(i.eval_every * DPO_BATCH_PAIRS, i.pairs * i.epochs)
@@ -91,7 +91,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600
-    ev = meters.eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from app.model import meters
 from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRACTION, GpuSpec
 from app.model.inputs import WorkloadInputs, effective
+from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
 from app.model.physics.memory import Lane, lane
 from app.model.physics.offline import Dpo, Stages
@@ -51,22 +51,22 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
 
 
 def stage_memory_meter(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: Dpo,
-                       offline: Stages) -> tuple[bool, meters.Meter]:
+                       offline: Stages) -> tuple[bool, Meter]:
     """Whether the stage fits, and its memory meter: the RL step's fullest GPU (``Memory``), DPO's policy states
     + reference + activations + logits, or before the loop SFT's (and the reward model's) states, ZeRO-3 over G."""
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     if stage in RL_LOOP_STAGES:
-        what = meters.memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
+        what = memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
                                   memory.models.reward_gb > 0)
-        return memory.fits, meters.train_memory(memory.peak_per_gpu_gb, usable, memory.total_gb, i.gpus,
+        return memory.fits, train_memory(memory.peak_per_gpu_gb, usable, memory.total_gb, i.gpus,
                                                 gpu.memory_gb, memory.fits, memory.min_gpus, what)
     if stage == "dpo":
-        return d.fits, meters.train_memory(d.per_gpu_gb + d.activation_gb + d.logits_gb, usable, d.total_gb, i.gpus,
+        return d.fits, train_memory(d.per_gpu_gb + d.activation_gb + d.logits_gb, usable, d.total_gb, i.gpus,
                                            gpu.memory_gb, d.fits, d.min_gpus, "dpo")
     per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
     total = per_gpu * i.gpus
     fits = per_gpu <= usable
-    return fits, meters.train_memory(per_gpu, usable, total, i.gpus, gpu.memory_gb, fits,
+    return fits, train_memory(per_gpu, usable, total, i.gpus, gpu.memory_gb, fits,
                                      math.ceil(total / usable - 1e-9), "rm" if stage == "reward_model" else "sft")
 
 
