@@ -70,7 +70,8 @@ def test_a_quote_is_the_model_figure_as_the_page_formats_it():
     r = evaluate(normalise({"rollouts": ["512"], "placement": ["separate"]})[0])
     assert figure("rollouts=512&placement=separate", "step.total_s", "dur", "en") == fmt_duration(r.step.total_s, "en")
     assert figure("rollouts=512&placement=separate", "step.generation_share", "pct", "en") == f"{r.step.generation_share * 100:.0f}%"
-    assert figure("rollouts=512&placement=separate", "step.generation_share", "pct", "zh") == "49%"  # 117 s / 240 s = 0.488
+    # the model's split of 8 GPUs (generation 2, scoring 2, training 4): 54.6 s of generation / 233.2 s = 0.234
+    assert figure("rollouts=512&placement=separate", "step.generation_share", "pct", "zh") == "23%"
     assert figure("rollouts=512&placement=separate", "memory.total_gb", "gb", "en") == fmt_gb(r.memory.total_gb) == "252 GB"
     # 70B policy + 70B critic/RM: 2 · 16 · 70 + 2 · 2 · 70 = 2,520 GB.  The actor and critic's 2,240 GB alone need
     # 2,240 / 72 = 31.1 → 32 training GPUs at 72 GB usable each, so the fewest GPUs in all are more than 32 (with
@@ -84,8 +85,9 @@ def test_a_quote_is_the_model_figure_as_the_page_formats_it():
 
 
 def test_a_quote_may_combine_fields():
-    # 44.8 GB on the fullest training GPU ÷ 72 GB usable = 0.622 → 62%
-    assert figure("rollouts=512&placement=separate", "memory.per_gpu_gb/memory.usable_gb", "pct", "en") == "62%"
+    # actor and critic states, 2 · 16 B · 7e9 = 224 GB, ZeRO-3 over the model's 4 training GPUs = 56 GB on each;
+    # ÷ 72 GB usable = 0.778 → 78%
+    assert figure("rollouts=512&placement=separate", "memory.per_gpu_gb/memory.usable_gb", "pct", "en") == "78%"
     r = evaluate(normalise({"rollouts": ["512"], "placement": ["separate"]})[0])
     # the training-memory meter's figure is the fullest GPU at its fullest phase (activations and logits counted)
     assert r.meters["train_memory"].figure_args["pct"] == pytest.approx(100 * r.memory.peak_per_gpu_gb / 72)
@@ -124,7 +126,7 @@ def test_a_malformed_or_bad_quote_in_the_source_names_its_line():
     with pytest.raises(FigureError, match=r"zh\.md line 2: .*not <query> <field> <format>"):
         quote_figures("# t\n约 {{fig rollouts=512 step.total_s}}\n", "zh")
     assert quote_figures("one step ≈ {{fig rollouts=512&placement=separate step.total_s dur}}.", "en").startswith(
-        "one step ≈ 4 min")  # 240 s
+        "one step ≈ 3.9 min")  # 233 s
 
 
 def test_rendering_a_tutorial_with_a_bad_quote_raises(monkeypatch, tmp_path):
@@ -142,7 +144,7 @@ def test_the_tutorial_page_shows_the_quoted_figures(client, lang):
         assert figure(query, field, fmt, lang) in body
     # the sentence of §2.3 reads the model's own step; the lab page for that state shows the same text
     step = figure("rollouts=512&placement=separate", "step.total_s", "dur", lang)
-    lab = client.get(f"/{lang}/?rollouts=512").text
+    lab = client.get(f"/{lang}/?rollouts=512&placement=separate").text  # the default placement is colocated
     assert step in lab and step in body
 
 
