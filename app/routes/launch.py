@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 
 from app import templating
@@ -13,6 +14,7 @@ from app.caching import cacheable
 from app.launch import FILES, file_text
 from app.launch.releases import FRAMEWORKS
 from app.model import WorkloadInputs, evaluate, normalise
+from app.model.inputs import refused
 from app.routes import check_lang, query_dict
 from app.view.launch import launch_context, launch_json, launch_script
 
@@ -25,6 +27,8 @@ _IDS = tuple(r.framework for r in FRAMEWORKS)
 def api_launch(params: Annotated[WorkloadInputs, Query()]) -> dict:
     """Per framework (verl, OpenRLHF, TRL): the command, its pinned version, its notes (key, arguments, en and zh
     text) and template files, or the reason it has none.  Bad parameters: 422 naming the field."""
+    if errors := refused(params):  # as /api/evaluate: a longest response below the mean is a 422 naming it
+        raise RequestValidationError(errors)
     return launch_json(evaluate(params))
 
 
@@ -32,6 +36,8 @@ def api_launch(params: Annotated[WorkloadInputs, Query()]) -> dict:
 def api_launch_script(framework: str, params: Annotated[WorkloadInputs, Query()]) -> Response:
     if framework not in _IDS:
         raise HTTPException(404)
+    if errors := refused(params):
+        raise RequestValidationError(errors)
     text = launch_script(evaluate(params), framework)
     if text is None:
         raise HTTPException(404, "no command for this state: see /api/launch for the reason")
