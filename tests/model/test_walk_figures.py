@@ -164,8 +164,9 @@ def test_step_12_one_step_off_policy() -> None:
     assert f["total_s"] <= f["same_layout_sync_s"] and f["total_s"] < f["sync_total_s"]
     assert f["sync_total_s"] == walk_figures(11)["total_s"] and f["co_total_s"] == walk_figures(11)["co_total_s"]
     assert f["saved_pct"] == pytest.approx(100 * (1 - f["total_s"] / f["sync_total_s"]))
-    # the reveal: "the search keeps step 11's split" and "all of scoring and training hide behind generation"
-    eleven = walk_figures(11)
-    assert [f[k] for k in ("gen_gpus", "score_gpus", "train_gpus")] == [eleven[k] for k in
-                                                                     ("gen_gpus", "score_gpus", "train_gpus")]
-    assert f["same_layout_sync_s"] == f["sync_total_s"] and f["overlap_s"] == pytest.approx(f["score_train_s"])
+    # the reveal: all of scoring and training hide behind generation (the async search balances the two)
+    assert f["overlap_s"] == pytest.approx(f["score_train_s"])
+    # the equal-GPU comparison (issue 26): on the same 16 GPUs async beats the colocated synchronous step, and
+    # partial rollouts (no drain) beat it by more
+    assert f["co_speedup"] == pytest.approx(f["co_total_s"] / f["total_s"]) and f["co_speedup"] > 1
+    assert f["partial_total_s"] <= f["total_s"] and f["partial_speedup"] > f["co_speedup"]

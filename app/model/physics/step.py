@@ -27,7 +27,15 @@ from app.model.assumptions import (
 )
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA
-from app.model.physics.generation import Engines, Generation, engine_fits, step_engines
+from app.model.physics.generation import (
+    EngineLayout,
+    Engines,
+    Generation,
+    colocated_switch_seconds,
+    engine_fits,
+    engine_layout,
+    step_engines,
+)
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
@@ -117,8 +125,9 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     --colocate_all_models, NeMo RL): the engine gets ``colocated_engine_memory_gb`` of each GPU and each step pays
     a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best 2 · N_total / 8
     over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
-    weights are all-gathered every decode step, the KV cache in what the states leave.
-    step = generation + scoring + training + refit."""
+    weights are all-gathered every decode step, the KV cache in what the states leave.  The hybrid engine also
+    sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit.
+    step = generation + scoring + training + refit + wake."""
     gpu = w.gpu
     engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
@@ -130,6 +139,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         sync = weights / n / collective_bandwidth(gpu, n)
         if n > GPUS_PER_NODE:
             sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
+        sync += colocated_switch_seconds(g)
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
                   training_s=training, sync_s=sync, total_s=total)
@@ -196,6 +206,7 @@ class Step:
     training_layout: TrainingLayout | None = None  # the trainer's layout on the training GPUs
     training_time: TrainingTime | None = None      # its compute, bubble and communication
     optimizer_steps: int = 0  # optimizer steps this RL step takes (epochs · per epoch)
+    generation_engine: EngineLayout | None = None  # the engine as launched: tp × pp instances, ep, replicas, GB/GPU
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -219,6 +230,28 @@ class Step:
         return self.scoring_hidden_any and self.scoring_hidden_s >= self.scoring_s - HIDDEN_SECONDS_THRESHOLD_S
 
 
+ASYNC_SPLIT_EIGHTHS = range(1, 8)  # the generation share of the GPUs the async search tries, in eighths
+
+
+def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: int,
+                  g_min: int) -> list[tuple[int, int, int]]:
+    """Splits the async step tries beside the synchronous ones: generation on 1/8 … 7/8 of the GPUs (an async step
+    balances generation against scoring + training: verl's fully_async guidance, "the rollout time and train time
+    close"; NeMo RL's 1-step-off recipes halve the GPUs), the rest R shared by scoring and training where
+    B / s + C / t is least (B, C their GPU-seconds): s = R · √B / (√B + √C), held to each role's minimum."""
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    c = training_seconds(w, i, 1)
+    share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
+    out = []
+    for eighth in ASYNC_SPLIT_EIGHTHS:
+        gen = max(g_min, round(gpus * eighth / 8))
+        rest = gpus - gen
+        score = max(s_min, round(rest * share)) if s_min else 0
+        if rest - score >= t_min:
+            out.append((gen, score, rest - score))
+    return out
+
+
 def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups
                    ) -> tuple[int, int, int] | None:
     """The fastest split of the separate GPUs among the fixed one and those near the balance point
@@ -229,6 +262,8 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
         return None
     layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
                                                                               g_min)]
+    if i.staleness:
+        layouts += _async_splits(w, i, i.gpus, t_min, s_min, g_min)
     node = GPUS_PER_NODE
     if i.gpus > node and t_min + s_min + g_min <= node:
         one_node = gpu_groups(node, False)
@@ -295,7 +330,9 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
             overlap = g.seconds + phases.scoring_s - max(g.seconds, phases.scoring_s)
     sync_total = total
     if i.staleness and not colocated:
-        sync_total = max(g.seconds, phases.scoring_s) + phases.training_s + phases.sync_s
+        # the same split run synchronously: generation drains every step (no streaming), training waits for it
+        drained = step_engines(w, i.model_copy(update={"staleness": 0}), w.usable_gb, i.gpus).seconds(groups.generation)
+        sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s
     used = gen_gpu_s + scoring_gpu_s + train_gpu_s
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
                        engine_tp=g.tensor_parallel * g.pipeline, replicas=g.replicas, colocated=colocated,
@@ -310,7 +347,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         sync_s=phases.sync_s, gpu_groups=layout, tail_s=tail, tail_share=tail / g.seconds if g.seconds > 0 else 0.0,
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
-        optimizer_steps=w.optimizer_steps,
+        optimizer_steps=w.optimizer_steps, generation_engine=engine_layout(g) if g.gpus else None,
     )
 
 
