@@ -304,6 +304,7 @@ _CONSTANTS = (
     Constant("megatron_resident_bytes_per_param", 6.0, "B/param", "megatron_distopt"),  # bf16 w + fp32 grad
     Constant("megatron_sharded_bytes_per_param", 12.0, "B/param", "megatron_distopt"),  # fp32 w, m, v over d
     Constant("megatron_max_expert_parallel", 16.0, "GPUs", "nemo_rl_recipes"),  # EP 8–16 in every MoE recipe
+    Constant("megatron_max_pipeline", 16.0, "stages", "nemo_rl_recipes"),  # PP 1–16 in every recipe
     Constant("param_offload_bytes_per_param", 8.0, "B/param per optimizer step"),  # bf16 w in (fwd + bwd), grads out, w back
     # --- achieved fractions of peak -----------------------------------------------------------------
     Constant("train_mfu", 0.35, "of peak BF16", "openrlhf"),         # OpenRLHF: 47–116 TFLOP/s on 312 peak
@@ -378,6 +379,7 @@ FSDP_MAX_DENSE_B = c("fsdp_max_dense_b")
 MEGATRON_RESIDENT_BYTES_PER_PARAM = c("megatron_resident_bytes_per_param")
 MEGATRON_SHARDED_BYTES_PER_PARAM = c("megatron_sharded_bytes_per_param")
 MEGATRON_MAX_EXPERT_PARALLEL = int(c("megatron_max_expert_parallel"))
+MEGATRON_MAX_PIPELINE = int(c("megatron_max_pipeline"))
 PARAM_OFFLOAD_BYTES_PER_PARAM = c("param_offload_bytes_per_param")
 TRAIN_MFU = c("train_mfu")
 FORWARD_MFU = c("forward_mfu")

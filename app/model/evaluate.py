@@ -104,6 +104,6 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,
-        reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter), run=run,
+        reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies), run=run,
         step_at_min_gpus=at_min, fit_remedies=remedies,
     )

@@ -18,7 +18,7 @@ class Reason(NamedTuple):
 
 
 def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost: Dpo, offline: Stages, bottleneck: str,
-            mem_meter: Meter) -> tuple[Reason, ...]:
+            mem_meter: Meter, at_min_gpus: Step | None = None, remedies: tuple[str, ...] = ()) -> tuple[Reason, ...]:
     """Why the page looks as it does, most important first."""
     one = "_one" if i.gpus == 1 else ""  # one card: "this GPU", not "these GPUs" or "the fullest of 1"
     out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
@@ -36,6 +36,15 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
             "epochs": i.epochs, "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"],
             "min_gpus": mem_meter.figure_args["min_gpus"]}))
+        if at_min_gpus is not None:
+            # a state that does not fit is not timed as if it ran: the step where it first fits, labelled
+            out.append(Reason("why.fit.at_min_gpus", {
+                "min_gpus": memory.min_gpus, "total_s": at_min_gpus.total_s,
+                "generation_s": at_min_gpus.generation_s, "training_s": at_min_gpus.training_s}))
+        elif not memory.fits and memory.min_gpus is None:
+            out.extend(Reason(f"why.fit.remedy.{name}", {}) for name in remedies)
+            if not remedies:
+                out.append(Reason("why.fit.remedy.none", {}))
         if i.placement == "separate":
             out.append(Reason("why.placement.separate", {
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,

@@ -29,6 +29,9 @@ PROPS = settings(max_examples=_SEARCH or 200, deadline=None, derandomize=not _SE
                  suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(PROPS, max_examples=_SEARCH or 60)
 REL = 1e-9  # float noise allowance on seconds
+# the separate split is searched over a few candidate layouts (physics.step._best_separate), not every split: two
+# neighbouring states may land on different candidates, within this much of each other
+SEARCH_REL = 5e-3
 
 
 # the inputs of issue 26 stay at their defaults here (so these properties keep drawing the examples they always did);
@@ -101,7 +104,7 @@ def test_generation_rises_with_rollouts(i: WorkloadInputs, pair: tuple) -> None:
     a, b = (evaluate(changed(i, rollouts=x)) for x in pair)
     if i.placement == "colocated":
         assert b.step.generation_s >= a.step.generation_s * (1 - REL)
-    assert b.step.total_s >= a.step.total_s * (1 - REL)
+    assert b.step.total_s >= a.step.total_s * (1 - (SEARCH_REL if i.placement == "separate" else REL))
 
 
 COLOCATED = dict(placement=st.just("colocated"), staleness=st.just(0))
@@ -131,7 +134,7 @@ def test_generation_rises_with_response_length(i: WorkloadInputs, pair: tuple) -
 def test_a_longer_longest_response_never_shortens_a_step(i: WorkloadInputs, pair: tuple) -> None:
     lo, hi = (max(x, i.response_tokens) for x in pair)
     a, b = (step_of(changed(i, response_max_tokens=x)) for x in (lo, hi))
-    assert b.total_s >= a.total_s * (1 - REL)
+    assert b.total_s >= a.total_s * (1 - (SEARCH_REL if i.placement == "separate" else REL))
     # (separate, or a colocated step that moved to one node: the layout changed, not the engine)
     assert (b.generation_s >= a.generation_s * (1 - REL) or i.placement == "separate"
             or a.groups.generation != b.groups.generation)
@@ -174,6 +177,8 @@ def test_eval_need_falls_with_more_frequent_evals(i: WorkloadInputs, pair: tuple
 def test_more_gpus_never_slower_colocated(i: WorkloadInputs, pair: tuple) -> None:
     # vllm only: HF generate inside a ZeRO-3 trainer all-gathers (G − 1)/G of the weights every decode step, so a
     # tiny workload does get slower with more GPUs — the lesson engine=hf teaches, not a model bug
+    if not all(evaluate(changed(i, gpus=g)).memory.fits for g in pair):
+        return  # a state that does not fit is not timed as a run (its step is indicative; step_at_min_gpus is)
     few, many = (step_of(changed(i, gpus=g)).total_s for g in pair)
     assert many <= few * (1 + REL)
 
@@ -184,9 +189,11 @@ def test_more_gpus_never_slower_colocated(i: WorkloadInputs, pair: tuple) -> Non
 def test_more_gpus_never_slower_separate(i: WorkloadInputs, other: int) -> None:
     lo, hi = sorted((i.gpus, other))
     few, many = (step_of(changed(i, gpus=g)) for g in (lo, hi))
-    # the fixed split never gets slower with more GPUs, and the searched step is never slower than it
-    assert many.gpu_groups.fixed_step_s <= few.gpu_groups.fixed_step_s * (1 + REL)
+    # the searched step is never slower than the fixed split, and (both fitting) never slower with more GPUs; the
+    # fixed split itself may be (its weight broadcast crosses InfiniBand once it spans two nodes)
     assert many.total_s <= many.gpu_groups.fixed_step_s * (1 + REL) or not _fixed_fits(changed(i, gpus=hi))
+    if all(evaluate(changed(i, gpus=g)).memory.fits for g in (lo, hi)):
+        assert many.total_s <= few.total_s * (1 + SEARCH_REL)
 
 
 def _fixed_fits(i: WorkloadInputs) -> bool:

@@ -96,6 +96,7 @@ def kv_replication(arch: Arch, tp: int) -> float:
     """How many times an instance of TP GPUs holds each token's KV: MLA's one latent on every rank (TP); GQA
     heads replicated once TP exceeds the KV heads (TP / kv_heads); 1 otherwise.
 
+    >>> from app.model.assumptions import ARCHS
     >>> kv_replication(ARCHS["qwen3_235b_a22b"], 8), kv_replication(ARCHS["llama3_8b"], 8)
     (2.0, 1.0)
     """

@@ -26,6 +26,7 @@ from app.model.assumptions import (
     INFER_BYTES_PER_PARAM,
     LORA_TRAINABLE_FRACTION,
     MEGATRON_MAX_EXPERT_PARALLEL,
+    MEGATRON_MAX_PIPELINE,
     MEGATRON_RESIDENT_BYTES_PER_PARAM,
     MEGATRON_SHARDED_BYTES_PER_PARAM,
     Arch,
@@ -167,12 +168,13 @@ def _layout(w: Workload, backend: str, tp: int, pp: int, ep: int, gpus: int, col
 
 
 def megatron_candidates(arch: Arch, gpus: int, cp: int) -> list[tuple[int, int, int]]:
-    """(TP, PP, EP) in the order a Megatron user tries them: pipeline stages as few as possible (1, 2, 4, …), and
+    """(TP, PP, EP) in the order a Megatron user tries them: pipeline stages as few as possible (1, 2, 4, … up to
+    ``megatron_max_pipeline``), and
     for each the tensor-parallel degree 1 → 8 inside a node; experts over as many GPUs as the stage's ranks allow,
     up to ``megatron_max_expert_parallel`` (every NeMo RL MoE recipe uses EP 8–16)."""
     out = []
     pp = 1
-    while pp <= min(arch.layers, gpus):
+    while pp <= min(arch.layers, gpus, MEGATRON_MAX_PIPELINE):
         per_stage = gpus // pp
         ep = 1
         if arch.moe:
@@ -199,6 +201,18 @@ def training_layout(w: Workload, gpus: int, colocated: bool) -> TrainingLayout:
         if layout.fits:
             return layout
     return layout  # type: ignore[return-value]
+
+
+def fitting_layouts(w: Workload, gpus: int, colocated: bool) -> list[TrainingLayout]:
+    """Every layout on ``gpus`` GPUs whose training phase fits (FSDP: the one; Megatron: each candidate that
+    fits), for the step to take the fastest of (``training.fastest_layout``)."""
+    gpus = max(gpus, 1)
+    if backend_for(w.arch) == "fsdp":
+        layout = _layout(w, "fsdp", 1, 1, 1, gpus, colocated)
+        return [layout] if layout.fits else []
+    candidates = (_layout(w, "megatron", tp, pp, ep, gpus, colocated)
+                  for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel))
+    return [layout for layout in candidates if layout.fits]
 
 
 def training_fits(w: Workload, gpus: int, colocated: bool) -> bool:

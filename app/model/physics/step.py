@@ -39,7 +39,7 @@ from app.model.physics.generation import (
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
-from app.model.physics.training import TrainingTime, compute_seconds, training_seconds, training_time
+from app.model.physics.training import TrainingTime, compute_seconds, fastest_layout, training_seconds, training_time
 from app.model.physics.workload import Workload, _group, workload
 
 
@@ -297,10 +297,13 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        if i.gpus > GPUS_PER_NODE and i.rollouts > 0 and colocated_fits(w, i, GPUS_PER_NODE):
-            one_node = _colocated_phases(w, i, GPUS_PER_NODE)
-            if one_node.total_s < phases.total_s * (1 - 1e-12):
-                groups, phases, searched = gpu_groups(GPUS_PER_NODE, True), one_node, True
+        # a step never has to use every GPU: one node (no InfiniBand) and one GPU (no collectives at all) are tried
+        # too, so more GPUs never slow the step (the other GPUs then idle)
+        for n in (GPUS_PER_NODE, 1):
+            if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
+                fewer = _colocated_phases(w, i, n)
+                if fewer.total_s < phases.total_s * (1 - 1e-12):
+                    groups, phases, searched = gpu_groups(n, True), fewer, True
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
@@ -337,7 +340,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
                        engine_tp=g.tensor_parallel * g.pipeline, replicas=g.replicas, colocated=colocated,
                        fixed_step_s=layout_step, searched=searched)
-    trainer = training_layout(w, groups.training, colocated)
+    trainer = fastest_layout(w, groups.training, colocated)
     tail = g.tail_s
     return Step(
         generation_s=g.seconds, scoring_s=phases.scoring_s, training_s=phases.training_s, overlap_s=max(overlap, 0.0),

@@ -27,7 +27,7 @@ from app.model.assumptions import (
 )
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA
-from app.model.physics.layout import TrainingLayout, training_layout
+from app.model.physics.layout import TrainingLayout, fitting_layouts, training_layout
 from app.model.physics.memory import micro_batch_tokens
 from app.model.physics.network import collective_bandwidth, zero3_floor_seconds
 from app.model.physics.workload import Workload
@@ -119,20 +119,30 @@ def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
     dense_shard = arch.dense_b / (layout.tp * layout.pp) + (w.rm_b / (layout.tp * layout.pp) if w.critic else 0.0)
     expert_shard = arch.expert_b / (layout.ep * layout.pp)
     grad_and_weights = 2.0 * INFER_BYTES_PER_PARAM  # bf16 gradients reduce-scattered, bf16 weights all-gathered
-    moved_gb = grad_and_weights * (dense_shard * (layout.dp - 1) / layout.dp
-                                   + expert_shard * (layout.expert_dp - 1) / layout.expert_dp)
-    dp_s = k * moved_gb * GIGA / collective_bandwidth(gpu, layout.gpus) if layout.gpus > 1 else 0.0
+    # each copy of a shard moves it once per optimizer step, however many copies there are (a ring's (d − 1) / d
+    # taken at its bound, as ZeRO-3's floor is): more GPUs never add traffic per GPU
+    moved_gb = grad_and_weights * (dense_shard * (layout.dp > 1) + expert_shard * (layout.expert_dp > 1))
+    dp_s = k * moved_gb * GIGA / collective_bandwidth(gpu, layout.gpus) if moved_gb > 0 else 0.0
     total = max(compute + bubble + tp_s + ep_s, dp_s) + offload
     return TrainingTime(compute_s=compute, bubble_s=bubble, data_parallel_s=dp_s, tensor_parallel_s=tp_s,
                         expert_parallel_s=ep_s, offload_s=offload, total_s=total)
 
 
+def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False) -> TrainingLayout:
+    """The layout the trainer takes on ``n_gpus``: the fastest of those that fit (``fitting_layouts``), as a user
+    tunes it; the last one tried when none fits (``training_layout``)."""
+    layouts = fitting_layouts(w, n_gpus, colocated)
+    if not layouts:
+        return training_layout(w, n_gpus, colocated)
+    return min(layouts, key=lambda layout: training_time(w, layout).total_s)
+
+
 def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int, colocated: bool = False) -> float:
     """Training one step on ``n_gpus``, s: ``training_time`` on the layout the trainer takes there
-    (``training_layout``)."""
+    (``fastest_layout``)."""
     if n_gpus <= 0 or w.tokens <= 0:
         return 0.0
-    return training_time(w, training_layout(w, n_gpus, colocated)).total_s
+    return training_time(w, fastest_layout(w, n_gpus, colocated)).total_s
 
 
 def compute_seconds(flops: float, gpus: int, gpu: GpuSpec, mfu: float) -> float:
