@@ -18,11 +18,11 @@ from typing import NamedTuple
 
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
-    SEPARATE_MIN_GPUS,
     FORWARD_MFU,
     GPUS_PER_NODE,
     HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
+    SEPARATE_MIN_GPUS,
     WHOLE_STEP_SHARE,
     GpuSpec,
 )
