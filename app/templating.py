@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from app.i18n import LANGS, translator
+from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
 from app.model.meters import METER_IDS
@@ -71,7 +72,7 @@ def notice_text(n, t) -> Markup:  # noqa: ANN001
 GLOBALS = dict(
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
-            "swagger_init": asset_url("swagger-init.js")},
+            "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
     rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
@@ -94,10 +95,11 @@ def environment(lang: str) -> Environment:
         auto_reload=False,      # templates ship with the app
         cache_size=-1,          # keep every compiled template
     )
-    env.globals.update(GLOBALS)
+    env.globals.update(GLOBALS, lang=lang, other_lang="en" if lang == "zh" else "zh")
     env.filters.update(
         t=t,
         tm=t.markup,
+        term=lambda words, term_id: term_html(words, term_id, lang),  # 'KV cache'|term('kv_cache'): app/i18n/terms.py
         fmt=lambda value, spec: t.fmt(spec, value),
         notice=lambda n: notice_text(n, t),
         targs=lambda args: t_args(args, t),

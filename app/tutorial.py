@@ -17,15 +17,27 @@ alike), or ``+ - * /`` of such paths and plain numbers, without spaces (``memory
 parameter, whose field does not exist or is not a number, or whose format is unknown raises FigureError when the
 page is rendered — never a silently wrong figure; ``check_figures()`` renders every quote of both languages (for
 start-up), and tests/web/test_tutorial_figures.py runs it.
+
+Pictures are drawn from the model the same way.  A line of its own ::
+
+    {{diagram <query>}} the caption, Markdown, quotes allowed
+    {{chart <query> <chart_id>}} the caption
+
+becomes a numbered figure: the lab's architecture diagram, or one of the lab's charts (CHART_IDS), rendered for
+that state by the lab's own template and chart module (app/templates/_diagram.html, app/model/charts.py), with the
+caption and a link that opens the same state in the lab (every parameter in the URL).  A figure whose query has a
+notice, whose chart does not exist or has nothing to draw for the state (no RL step) fails the page like a bad
+quote.  The lab's chart macros use fixed ids (one chart of each kind per lab page); a tutorial figure prefixes them.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -37,6 +49,9 @@ from app.model.stages import STAGE_IDS
 DOCS = Path(__file__).resolve().parent / "content" / "tutorial"
 LAB_LINK = re.compile(r"^/(zh|en)/\?")
 FIG = re.compile(r"\{\{fig\s+(\S+)\s+(\S+)\s+(\S+)\s*\}\}")
+# a figure: a line of its own, ``{{diagram <query>}}`` or ``{{chart <query> <chart_id>}}``, then the caption
+PICTURE = re.compile(r"^\{\{(diagram|chart)\s+(\S+)(?:\s+(\S+))?\s*\}\}[ \t]*(.*)$", re.M)
+CHART_IDS = ("step_vs_gpus", "step_phases", "memory")  # the lab's charts (app/model/charts.py, branch view)
 # format name → the catalogue spec of app/i18n.py that formats it (and what it does to the value first)
 FORMATS: dict[str, tuple[str, float]] = {
     "dur": ("dur", 1.0), "fmt_duration": ("dur", 1.0),   # seconds as s / min / h / d (fmt_duration)
@@ -59,6 +74,12 @@ _PARAMETERS = frozenset(WorkloadInputs.model_fields) - {"step"}  # the contract'
 @cache
 def _result(query: str) -> Result:
     """The model's Result for one quoted query (each state evaluated once)."""
+    return _state(query)[1]
+
+
+@cache
+def _state(query: str) -> tuple[WorkloadInputs, Result]:
+    """The inputs and the model's Result for one quoted query."""
     try:
         parsed = parse_qs(query, keep_blank_values=True, strict_parsing=True)
     except ValueError as exc:
@@ -69,7 +90,7 @@ def _result(query: str) -> Result:
     inputs, notices = normalise(parsed)
     if notices:
         raise FigureError(f"query {query!r} has notices: {[(n.field, n.kind, n.given, n.used) for n in notices]}")
-    return evaluate(inputs)
+    return inputs, evaluate(inputs)
 
 
 def _path(result: Result, node: ast.expr, field: str) -> object:
@@ -149,6 +170,111 @@ def quote_figures(markdown_text: str, lang: str) -> str:
     return out
 
 
+@dataclass(frozen=True)
+class Picture:
+    """One figure of the tutorial: a diagram or a chart of the lab for one state."""
+
+    kind: str      # "diagram" | "chart"
+    query: str     # the state, as written in the source
+    chart: str     # the chart id ("" for a diagram)
+    caption: str   # Markdown (its quotes already replaced by figures)
+
+    def inputs(self) -> WorkloadInputs:
+        return _state(self.query)[0]
+
+    def result(self) -> Result:
+        return _state(self.query)[1]
+
+    def lab_url(self, lang: str) -> str:
+        """The lab in exactly this state: every parameter in the URL."""
+        return f"/{lang}/?{urlencode(self.inputs().query())}"
+
+
+def pictures(markdown_text: str) -> list[Picture]:
+    """Every figure directive of a tutorial source, in order, checked: a query the model answers without notices,
+    a chart id the lab has (a stray ``{{diagram`` or ``{{chart`` not on a line of its own is an error too)."""
+    out = []
+    for m in PICTURE.finditer(markdown_text):
+        kind, query, chart, caption = m.group(1), m.group(2), m.group(3) or "", m.group(4).strip()
+        line = markdown_text.count("\n", 0, m.start()) + 1
+        if kind == "chart" and chart not in CHART_IDS:
+            raise FigureError(f"line {line}: chart {chart!r} is not one of {list(CHART_IDS)}")
+        if kind == "diagram" and chart:
+            raise FigureError(f"line {line}: a diagram takes only a query, not {chart!r}")
+        try:
+            _state(query)
+        except FigureError as exc:
+            raise FigureError(f"line {line}: {m.group(0)[:80]}: {exc}") from None
+        out.append(Picture(kind, query, chart, caption))
+    if len(out) != len(re.findall(r"\{\{(?:diagram|chart)\b", markdown_text)):
+        raise FigureError("a {{diagram …}} or {{chart …}} that is not on a line of its own as <query> [<chart_id>]")
+    return out
+
+
+# each chart: the lab's view-model builder (app/view/charts.py) and its macro in regions.html (branch view)
+CHART_MACROS = {"step_vs_gpus": ("step_chart", "chart_step"), "step_phases": ("phases_chart", "chart_phases"),
+                "memory": ("memory_chart", "chart_memory")}
+_IDS = re.compile(r'\bid="([^"]+)"')
+
+
+def _prefix_ids(html: str, prefix: str) -> str:
+    """The lab draws each chart once per page, with fixed ids; the tutorial draws many, so every id of one figure
+    (and every reference to it: aria-labelledby, aria-describedby, for, href="#…") takes the figure's prefix."""
+    ids = set(_IDS.findall(html))
+    if not ids:
+        return html
+
+    def refs(m: re.Match[str]) -> str:
+        names = " ".join(f"{prefix}-{n}" if n in ids else n for n in m.group(2).split())
+        return f'{m.group(1)}="{names}"'
+
+    html = _IDS.sub(lambda m: f'id="{prefix}-{m.group(1)}"', html)
+    html = re.sub(r'\b(aria-labelledby|aria-describedby|for)="([^"]+)"', refs, html)
+    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"' if m.group(1) in ids
+                  else m.group(0), html)
+
+
+def _chart_svg(picture: Picture, lang: str, dom_id: str) -> Markup:
+    """One of the lab's charts for the picture's state, by the lab's own view-model and macro: no second renderer."""
+    from app import templating  # late: app.templating builds its environments at import
+    from app.view import charts
+
+    build, macro = CHART_MACROS[picture.chart]
+    vm = getattr(charts, build)(picture.result())
+    if not getattr(vm, "rl_loop", True):
+        raise FigureError(f"chart {picture.chart!r} for {picture.query!r}: the state has no RL step to draw")
+    module = templating.ENVS[lang].get_template("regions.html").module
+    return Markup(_prefix_ids(str(getattr(module, macro)(vm)), dom_id))
+
+
+def _picture_html(picture: Picture, number: int, lang: str, first_diagram: bool) -> Markup:
+    from app import templating  # late: app.templating builds its environments at import
+
+    t = translator(lang)
+    dom_id = f"tfig-{number}"
+    if picture.kind == "diagram":
+        env = templating.ENVS[lang]
+        art = Markup(env.get_template("_diagram.html").render(r=picture.result(), dg=dom_id, markers=first_diagram))
+    else:
+        art = _chart_svg(picture, lang, dom_id)
+    md = MarkdownIt("commonmark", {"html": False})
+    caption = Markup(md.renderInline(picture.caption)) if picture.caption else Markup("")
+    label = t("tutorial.figure", n=number)
+    link = t("tutorial.figure_open")
+    return Markup(
+        f'<figure class="tut-figure" id="fig-{number}" data-figure="{picture.kind}" data-chart="{picture.chart}" '
+        f'data-query="{Markup.escape(picture.query)}">{art}<figcaption><b>{Markup.escape(label)}</b> {caption} '
+        f'<a class="fig-link" data-figure-link href="{Markup.escape(picture.lab_url(lang))}">{Markup.escape(link)}</a>'
+        f"</figcaption></figure>")
+
+
+def _take_pictures(markdown_text: str) -> tuple[str, list[Picture]]:
+    """The source with each figure line replaced by a placeholder paragraph, and the figures in order."""
+    found = pictures(markdown_text)
+    k = iter(range(len(found)))
+    return PICTURE.sub(lambda _m: f"TUTORIALFIGURE{next(k)}X", markdown_text), found
+
+
 def tutorial_path(lang: str) -> Path:
     return DOCS / f"{lang}.md"
 
@@ -174,7 +300,7 @@ def check_figures() -> int:
     count = 0
     for lang in LANGS:
         text = tutorial_path(lang).read_text(encoding="utf-8")
-        quote_figures(text, lang)
+        pictures(quote_figures(text, lang))
         count += len(figures(text))
     return count
 
@@ -183,7 +309,8 @@ def render_tutorial(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]
     """(HTML body, table of contents as (id, level, text))."""
     t = translator(lang)
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
-    tokens = md.parse(quote_figures(tutorial_path(lang).read_text(encoding="utf-8"), lang))
+    source, found = _take_pictures(quote_figures(tutorial_path(lang).read_text(encoding="utf-8"), lang))
+    tokens = md.parse(source)
     toc: list[tuple[str, str, str]] = []
     section = sub = 0
     for k, token in enumerate(tokens):
@@ -211,4 +338,10 @@ def render_tutorial(lang: str) -> tuple[Markup, tuple[tuple[str, str, str], ...]
     html = md.renderer.render(tokens, md.options, {})
     # wide code blocks and tables scroll sideways; keyboard users must be able to reach them
     html = html.replace("<pre>", '<pre tabindex="0">').replace("<table>", '<table tabindex="0">')
+    first = next((k for k, p in enumerate(found) if p.kind == "diagram"), -1)
+    for k, picture in enumerate(found):
+        placeholder = f"<p>TUTORIALFIGURE{k}X</p>"
+        if html.count(placeholder) != 1:
+            raise FigureError(f"{lang}.md: figure {k + 1} ({picture.kind} {picture.query}) is not a paragraph of its own")
+        html = html.replace(placeholder, _picture_html(picture, k + 1, lang, k == first))
     return Markup(html), tuple(toc)

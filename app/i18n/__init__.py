@@ -9,6 +9,10 @@ Values are ``str.format`` templates with named fields.  Besides the standard for
 (app/i18n/formats.py): ``{x:n}`` integer with thousands separators · ``{x:dur}`` a duration in seconds as
 s / min / h / d (``{x:hdur}``: the same, given in hours) · ``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters ·
 ``{x:g3}`` 3 significant digits · ``{x:gpus}`` a GPU count with its noun ("1 GPU", "8 GPUs"; "8 张 GPU").
+
+A term is written ``[[glossary id|the words shown]]`` (app/i18n/terms.py): a markup text (``tm``) renders it as a link
+to the glossary entry on ``/{lang}/reference`` with the entry's short definition as its title, a plain text (``t``)
+as the words alone.  Both languages of a key link the same entries (tests/web/test_terms_defined.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from app.i18n.formats import spec_formatters
+from app.i18n.terms import link_terms, strip_terms
 
 LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
@@ -69,11 +74,16 @@ class Translator:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self.messages = load_catalogue(lang)
+        self.messages = load_catalogue(lang)  # as written: a term is ``[[glossary id|words]]`` (app/i18n/terms.py)
         self._formatter = _Formatter(lang)
+        # a plain text reads each term as its words; a markup text makes it a link to its glossary entry
+        self._plain = {key: strip_terms(text) for key, text in self.messages.items()}
+        self._linked = {key: linked for key, text in self.messages.items()
+                        if (linked := link_terms(text, lang)) != text}
         # each text parsed once (string.Formatter.parse) into (literal, field, the field's formatter); a text with
         # a field that has an index, an attribute, a conversion or a nested spec goes through vformat instead
-        self._parsed = {key: self._parse(text) for key, text in self.messages.items()}
+        self._parsed = {key: self._parse(text) for key, text in self._plain.items()}
+        self._parsed_linked = {key: self._parse(text) for key, text in self._linked.items()}
 
     def _parse(self, text: str) -> tuple[tuple[str, str | None, object], ...] | None:
         parts = tuple(string.Formatter().parse(text))
@@ -84,19 +94,23 @@ class Translator:
                      for literal, name, spec, _ in parts)
 
     def __call__(self, key: str, **args) -> str:
-        text = self.messages[key]
+        return self._format(self._plain[key], self._parsed[key], args)
+
+    def _format(self, text: str, parts, args: dict) -> str:  # noqa: ANN001
         if not args:
-            return text
-        parts = self._parsed[key]
+            return text.replace("{{", "{").replace("}}", "}") if "{{" in text or "}}" in text else text
         if parts is None:
             return self._formatter.vformat(text, (), args)
         return "".join([lit if name is None else lit + fn(args[name]) for lit, name, fn in parts])
 
     def markup(self, key: str, **args) -> Markup:
-        """Catalogue text may carry simple markup (<b>, <code>, <em>); string arguments are escaped."""
+        """Catalogue text may carry simple markup (<b>, <code>, <em>) and terms (``[[id|words]]``, each a link to
+        its glossary entry); string arguments are escaped."""
         for k, v in args.items():
             if isinstance(v, str):
                 args[k] = escape(v)
+        if key in self._linked:
+            return Markup(self._format(self._linked[key], self._parsed_linked[key], args))
         return Markup(self(key, **args))
 
     def has(self, key: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from app.model import meters
 from app.model.inputs import WorkloadInputs
 from app.model.meters import Meter
 from app.model.physics.offline import Dpo, Stages
@@ -29,8 +30,8 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
         whole = bottleneck == "rollout_gen" and step.generation_is_whole
         # model states that do not fit: the bottleneck is memory, and the timings below it are only indicative (the
         # engine is left a batch of one), not "policy update … generation 33 h (100 %)"
-        key = ("why.bottleneck.nofit" if mem_meter.figure_args["min_gpus"] else "why.bottleneck.nofit_never") if (
-            not memory.fits) else ("why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
+        key = meters.nofit_reason(mem_meter, i.offload) if not memory.fits else (
+            "why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
         out.append(Reason(key, {
             "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
@@ -69,5 +70,5 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
     else:
         out.append(Reason("why.offline.sft" + one, {"sft_s": offline.sft_epoch_s, "demos": i.demos}))
     args = dict(mem_meter.figure_args)
-    out.append(Reason(("why.memory.fits" if mem_meter.level != "hot" else "why.memory.tight") + one, args))
+    out.append(Reason(meters.memory_reason(mem_meter, one=i.gpus == 1), args))
     return tuple(out)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from app.model.assumptions import DPO_BATCH_PAIRS
+from app.model.assumptions import CONSTANTS, DPO_BATCH_PAIRS
 from app.model.compare import with_method
 from app.model.evaluate import Result, evaluate
 from app.model.inputs import DEFAULTS, WorkloadInputs
@@ -25,19 +25,27 @@ def _w(**changes) -> WorkloadInputs:
     return WorkloadInputs(**{**_BASE, **changes})
 
 
+def _walk(**changes) -> WorkloadInputs:
+    """A walkthrough step's state: the 2023 separate layout unless the step says otherwise (the page's default is
+    colocated, the layout the lab recommends; steps 10–12 compare the two)."""
+    return _w(**{"placement": "separate", **changes})
+
+
 @dataclass(frozen=True, slots=True)
 class Preset:
     id: str
     inputs: WorkloadInputs
 
 
+# The page's default layout is colocated (the one the lab recommends); from "scaled rollouts" on, the cards show the
+# 2023 separate layout whose searched split their descriptions talk about.
 PRESETS: tuple[Preset, ...] = (
     Preset("sft_only", _w(pairs=0, rollouts=0)),
     Preset("reward_model", _w(rollouts=0)),
     Preset("ppo_loop", _w(rollouts=512)),
-    Preset("scaled_rollouts", _w(rollouts=2048, gpus=16)),
-    Preset("eval_gated", _w(rollouts=2048, gpus=16, eval_every=10)),
-    Preset("dpo", _w(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1)),
+    Preset("scaled_rollouts", _w(placement="separate", rollouts=2048, gpus=16)),
+    Preset("eval_gated", _w(placement="separate", rollouts=2048, gpus=16, eval_every=10)),
+    Preset("dpo", _w(placement="separate", rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1)),
     # GRPO with verifiable rewards, 2025–26 style: an 8 B GQA policy, 8 responses per prompt, a rule-based checker,
     # verl's β = 0.001, chain-of-thought responses with a long tail, a colocated vLLM hybrid engine on 16 H100s.
     Preset("grpo", _w(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verifier", kl=0.001,
@@ -60,24 +68,24 @@ _COT = dict(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verif
             gpus=16, eval_every=10, staleness=0, offload="none", tuning="full")
 
 WALKTHROUGH: tuple[WalkStep, ...] = (
-    WalkStep(1, _w(pairs=0, rollouts=0, step=1), "sft_trainer"),
-    WalkStep(2, _w(pairs=0, rollouts=0, gpus=1, placement="colocated", step=2), "train_memory"),
-    WalkStep(3, _w(rollouts=0, step=3), "reward_model"),
-    WalkStep(4, _w(rollouts=512, step=4), "rollout_load"),
-    WalkStep(5, _w(rollouts=2048, gpus=16, step=5), "rollout_gen"),
-    WalkStep(6, _w(rollouts=512, kl=0.002, epochs=4, step=6), "kl_risk"),
-    WalkStep(7, _w(rollouts=2048, gpus=16, eval_every=10, step=7), "eval_need"),
-    WalkStep(8, _w(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1, step=8), "policy_update"),
+    WalkStep(1, _walk(pairs=0, rollouts=0, step=1), "sft_trainer"),
+    WalkStep(2, _walk(pairs=0, rollouts=0, gpus=1, placement="colocated", step=2), "train_memory"),
+    WalkStep(3, _walk(rollouts=0, step=3), "reward_model"),
+    WalkStep(4, _walk(rollouts=512, step=4), "rollout_load"),
+    WalkStep(5, _walk(rollouts=2048, gpus=16, step=5), "rollout_gen"),
+    WalkStep(6, _walk(rollouts=512, kl=0.002, epochs=4, step=6), "kl_risk"),
+    WalkStep(7, _walk(rollouts=2048, gpus=16, eval_every=10, step=7), "eval_need"),
+    WalkStep(8, _walk(rollouts=2048, gpus=16, eval_every=10, method="dpo", kl=0.1, step=8), "policy_update"),
     # 9. drop the critic: step 4's workload (7B, 512 rollouts, 8 A100s, separate) under GRPO with verl's β = 0.001
     #    and group 8; the reward model stays, so the critic is the only model that goes
-    WalkStep(9, _w(rollouts=512, method="grpo", group=8, kl=0.001, reward="model", placement="separate",
+    WalkStep(9, _walk(rollouts=512, method="grpo", group=8, kl=0.001, reward="model", placement="separate",
                    engine="vllm", step=9), "train_memory"),
     # 10. the longest response sets the step: mean 2,048 tokens, longest 8,192, colocated vLLM on 16 H100s
-    WalkStep(10, _w(**_COT, placement="colocated", step=10), "rollout_gen"),
+    WalkStep(10, _walk(**_COT, placement="colocated", step=10), "rollout_gen"),
     # 11. colocate or split: the same workload disaggregated, with the searched split
-    WalkStep(11, _w(**_COT, placement="separate", step=11), "rollout_load"),
+    WalkStep(11, _walk(**_COT, placement="separate", step=11), "rollout_load"),
     # 12. one step off-policy: the same split, generation of step n + 1 overlapping step n's training
-    WalkStep(12, _w(**{**_COT, "staleness": 1}, placement="separate", step=12), "policy_update"),
+    WalkStep(12, _walk(**{**_COT, "staleness": 1}, placement="separate", step=12), "policy_update"),
 )
 
 
@@ -111,14 +119,20 @@ def _prefixed(prefix: str, figures: dict[str, float]) -> dict[str, float]:
     return {f"{prefix}_{k}": v for k, v in figures.items()}
 
 
+def _trained(r: Result) -> dict[str, float]:
+    """What a trained model costs: bytes per parameter (weights, gradients, fp32 master weights and Adam's moments)
+    and the policy's size."""
+    return {"bytes_per_param": CONSTANTS["train_bytes_per_param"].value, "policy_b": r.inputs.policy_b}
+
+
 def _step1(r: Result) -> dict[str, float]:
     i = r.inputs
-    return {**_memory(r), "sft_s": r.offline.sft_epoch_s, "demos": i.demos,
+    return {**_memory(r), **_trained(r), "sft_s": r.offline.sft_epoch_s, "demos": i.demos,
             "seq_tokens": i.prompt_tokens + i.response_tokens, "gpus": i.gpus}
 
 
 def _step2(r: Result) -> dict[str, float]:
-    return {**_memory(r), "gpus": r.inputs.gpus}
+    return {**_memory(r), **_trained(r), "gpus": r.inputs.gpus}
 
 
 def _step3(r: Result) -> dict[str, float]:
@@ -204,13 +218,13 @@ def _step11(r: Result) -> dict[str, float]:
 def _step12(r: Result) -> dict[str, float]:
     """One step off-policy: max(generation, scoring + training) + sync, against the synchronous split (step 11)
     and the hybrid engine."""
-    sync = evaluate(_inputs(12, staleness=0))
     co = evaluate(_inputs(12, staleness=0, placement="colocated"))
     partial = evaluate(_inputs(12, partial_rollouts="on"))
     s = r.step
+    # "the synchronous split": this step's split run synchronously (generation drained, then training)
     return {**_phases(r), "score_train_s": s.scoring_s + s.training_s, "same_layout_sync_s": s.sync_step_s,
-            "staleness": r.inputs.staleness, "sync_total_s": sync.step.total_s, "co_total_s": co.step.total_s,
-            "saved_pct": 100 * (1 - s.total_s / sync.step.total_s),
+            "staleness": r.inputs.staleness, "sync_total_s": s.sync_step_s, "co_total_s": co.step.total_s,
+            "saved_pct": 100 * (1 - s.total_s / s.sync_step_s),
             # the equal-GPU comparison: the same GPUs colocated and synchronous (the hybrid engine) against async,
             # and async with partial rollouts (the engine never drains: the tail stops holding the step)
             "co_speedup": co.step.total_s / s.total_s, "partial_total_s": partial.step.total_s,
@@ -238,3 +252,15 @@ def walk_figures(n: int) -> dict[str, float]:
     True
     """
     return dict(_figures(n))
+
+
+def moved_from_step(inputs: WorkloadInputs) -> bool:
+    """Whether a walkthrough state has left its step's own settings (a control moved since the step's link): its
+    reveal then quotes figures of a state the page no longer shows, and says so.
+
+    >>> moved_from_step(WALKTHROUGH[3].inputs), moved_from_step(WALKTHROUGH[3].inputs.model_copy(update={"gpus": 16}))
+    (False, True)
+    >>> moved_from_step(DEFAULTS)
+    False
+    """
+    return bool(inputs.step) and inputs != WALKTHROUGH[inputs.step - 1].inputs

@@ -33,7 +33,12 @@ def query_regions(query: str) -> dict[str, Region]:
     """A query string → its state's live regions (app/view/regions.py), the view-models a partial is diffed on.
     Callers do not mutate the dict."""
     notices, result = evaluate_query(query)
-    return state_regions(result, notices)
+    return state_regions(result, notices, present=presenting(query))
+
+
+def presenting(query: str) -> bool:
+    """Presenter view (``present=1``): not a model input, a way of showing the page, kept by every state link."""
+    return parse_qs(query).get("present", [""])[-1] == "1"
 
 
 @router.api_route("/{lang}/", methods=["GET", "HEAD"])
@@ -56,8 +61,7 @@ async def lab(lang: str, request: Request) -> Response:
         html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
-        present = parse_qs(query).get("present", [""])[-1] == "1"
-        ctx = lab_context(lang, result, regions, present=present)
+        ctx = lab_context(lang, result, regions, present=presenting(query))
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

@@ -12,7 +12,7 @@ from app.caching import cacheable
 from app.routes import check_lang, pick_lang, raw_query
 from app.security import CSP
 from app.tutorial import render_tutorial
-from app.view.lab import other
+from app.view.lab import other, reference_context
 
 router = APIRouter(include_in_schema=False)
 
@@ -66,6 +66,18 @@ def _tutorial_page(lang: str) -> str:
 def tutorial(lang: str, request: Request) -> Response:
     check_lang(lang)
     return cacheable(request, HTMLResponse(_tutorial_page(lang)), 3600)
+
+
+@cache
+def _reference_page(lang: str) -> str:
+    return templating.render_page("reference.html", reference_context(lang))
+
+
+@router.api_route("/{lang}/reference", methods=["GET", "HEAD"], response_class=HTMLResponse)
+def reference(lang: str, request: Request) -> Response:
+    """The teaching assumptions, the GPU specifications and the glossary (the lab keeps a one-line summary)."""
+    check_lang(lang)
+    return cacheable(request, HTMLResponse(_reference_page(lang)), 3600)
 
 
 def not_found_page(request: Request) -> HTMLResponse:

@@ -82,40 +82,13 @@
       }
     }
   };
-  // What a partial does not carry, derived from what it does: the links that hold the state (the language switch,
-  // the compare and launch links, presentation mode) take the live marker's canonical query, and the meter strip
-  // copies the meters and the stage.  The full page is drawn by the server, so this works
-  // without JavaScript; tests/browser check it against a fresh load of the same URL.
-  const syncDerived = () => {
-    const marker = document.getElementById("live-marker");
-    const query = marker && marker.dataset.query;
-    if (query === undefined) return;
-    for (const el of document.querySelectorAll("[data-state-path]")) {
-      el.setAttribute("href", el.dataset.statePath + "?" + query + (el.dataset.stateSuffix || ""));
-    }
-    // the meter strip (shown when the meters scroll out of view) copies each meter's number and level, and the stage
-    for (const mini of document.querySelectorAll("[data-mini-meter]")) {
-      const card = document.getElementById("meter-" + mini.dataset.miniMeter);
-      const level = card && /\blvl-(\w+)/.exec(card.className);
-      if (!level) continue;
-      mini.className = "ms lvl-" + level[1];
-      mini.firstElementChild.textContent = card.querySelector("[data-meter-value]").textContent;
-    }
-    const stage = document.querySelector("[data-stage]");
-    const miniStage = document.querySelector(".ms-stage");
-    if (stage && miniStage) miniStage.textContent = stage.textContent;
-  };
-  const applyMove = (html) => {
-    applyLive(html);
-    syncDerived();
-  };
   // The form's own answers go the same way (htmx still makes, queues and orders the requests).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const d = event.detail;
     const from = d.requestConfig && d.requestConfig.elt;
     if (d.shouldSwap && from && from.id === "workload" && d.xhr && d.xhr.status === 200) {
       d.shouldSwap = false;
-      applyMove(d.serverResponse);
+      applyLive(d.serverResponse);
     }
   });
 
@@ -209,7 +182,7 @@
     const entry = ahead.get(url);
     if (!entry || entry.text === null || entry.base !== pageUrl()) return false;
     ahead.clear();
-    applyMove(entry.text);
+    applyLive(entry.text);
     showUrl(url);
     inUse = el;
     setTimeout(afterUpdate, 0);
@@ -256,8 +229,35 @@
   };
   const typing = (el) => el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
+  // A choice clicked with the pointer gives the keys back at once: the arrow keys then step the walkthrough
+  // instead of silently moving the radio (a keyboard user who tabbed in keeps the radio's own arrow keys).
+  document.addEventListener("change", (event) => {
+    const el = event.target;
+    if (el.type === "radio" && el.form && el.form.id === "workload" && el.matches(":focus") && !el.matches(":focus-visible")) el.blur();
+  });
+
+  // Guess mode: the figures and decisions stay hidden until the reveal (app.css); kept for the tab's session.
+  const GUESS = "rlhf-lab-guess";
+  const setGuess = (on) => {
+    document.documentElement.classList.toggle("guess", on);
+    try { sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
+    const btn = document.getElementById("guess-toggle");
+    if (btn) {
+      btn.setAttribute("aria-pressed", String(on));
+      btn.textContent = on ? btn.dataset.off : btn.dataset.on;
+    }
+  };
+  const guessing = () => { try { return sessionStorage.getItem(GUESS) === "1"; } catch (e) { return false; } };
+  const syncGuess = () => setGuess(guessing());
+  document.addEventListener("DOMContentLoaded", syncGuess);
+  document.addEventListener("htmx:afterSettle", syncGuess);
+
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    if (event.key === "Escape" && typing(event.target) && event.target.form && event.target.form.id === "workload") {
+      event.target.blur();  // Esc gives the shortcuts back from a slider, a number or a choice
+      return;
+    }
     if (typing(event.target)) return;
     const help = document.getElementById("help");
     if (event.key === "ArrowRight") {
@@ -268,13 +268,20 @@
       click(`.preset[data-key="${event.key}"]`);
     } else if (event.key === "?" && help && !help.open) {
       help.showModal();
+    } else if (event.key === "g") {
+      setGuess(!guessing());
+    } else if (event.key === "r") {
+      const reveal = document.querySelector(".walk-reveal > summary, details:has(> [data-reveal]) > summary");
+      if (reveal) reveal.click();
     }
   });
 
   document.addEventListener("click", (event) => {
     const el = event.target.closest && event.target.closest("button");
     if (!el) return;
-    if (el.id === "help-button") {
+    if (el.id === "guess-toggle") {
+      setGuess(!guessing());
+    } else if (el.id === "help-button") {
       const help = document.getElementById("help");
       if (help) help.showModal();
     } else if (el.id === "copy-link") {

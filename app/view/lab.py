@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
-from app.model.scenarios import walk_figures
+from app.model.scenarios import moved_from_step, walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
-from app.view.regions import Region, strip
+from app.view.regions import Region
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
                 "number", name, spec.group, fmt_param(value), min=fmt_param(spec.minimum),
                 max=fmt_param(spec.maximum), step="1" if spec.integer else "any", ladder=LADDER_JSON[name],
                 index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1,
-                disabled=name == "policy_b" and inputs.arch != "custom", changed=changed,
+                disabled=name == "policy_b" and (inputs.arch != "custom" or inputs.layers is not None), changed=changed,
                 shows_unit=spec.unit != "β"))
         else:
             spec = CHOICE_SPECS[name]
@@ -63,16 +63,23 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
 class FormGroup:
     id: str
     controls: tuple[Control, ...]
-    open: bool  # the first group always; another when one of its values is off its default
 
 
-def form_groups(inputs: WorkloadInputs) -> tuple[FormGroup, ...]:
-    """The form's fieldsets in order (the parameter table's groups): the workload first and open, then
-    algorithm, model and hardware & systems, each opened when the state sets one of its values."""
+@dataclass(frozen=True, slots=True)
+class Form:
+    """The form: the workload's sliders first (the original page's), then the engineer's controls in one group
+    ("size a real run": algorithm, model, hardware) that opens by itself when the state sets any of them."""
+
+    first: FormGroup
+    rest: tuple[FormGroup, ...]
+    engineer_open: bool
+
+
+def form_groups(inputs: WorkloadInputs) -> Form:
     ctls = controls(inputs)
-    return tuple(FormGroup(g, tuple(c for c in ctls if c.group == g),
-                           k == 0 or any(c.changed for c in ctls if c.group == g))
-                 for k, g in enumerate(FORM_GROUPS))
+    groups = tuple(FormGroup(id=g, controls=tuple(c for c in ctls if c.group == g)) for g in FORM_GROUPS)
+    return Form(first=groups[0], rest=groups[1:],
+                engineer_open=any(c.changed for g in groups[1:] for c in g.controls))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,19 +104,27 @@ class Walk:
     first: str
     focus: str | None
     figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
+    moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
 
     @property
     def total(self) -> int:
         return len(self.steps)
 
+    @property
+    def own_url(self) -> str | None:
+        """The current step's link: its whole state (where the reveal's figures come from)."""
+        return self.steps[self.current - 1][1] if self.current else None
 
-def walk(lang: str, inputs: WorkloadInputs) -> Walk:
+
+def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
+    """The walkthrough's links from this page (each keeps presenter view) and the current step's figures."""
     n = inputs.step
-    steps = walk_links(lang)
+    steps = tuple((k, url + ("&present=1" if present else ""), focus) for k, url, focus in walk_links(lang))
     return Walk(current=n, steps=steps,
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
-                first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {})
+                first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
+                moved=moved_from_step(inputs))
 
 
 def _shown(value: float) -> str:
@@ -135,18 +150,34 @@ def other(lang: str) -> str:
     return "en" if lang == "zh" else "zh"
 
 
+RULES = (("instructgpt", "instructgpt"), ("dpo", "dpo"), ("ppo", "ppo"), ("vllm", "vllm_blog"))  # (rule, source)
+
+
+def _keep(url: str, present: bool, step: int | None) -> str:
+    """A preset's link from this page: it keeps presenter view and the walkthrough step the page is on."""
+    return url + (f"&step={step}" if step else "") + ("&present=1" if present else "")
+
+
 def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
     """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
     i = result.inputs
     query = canonical_query(i)
+    presets = tuple((pid, _keep(url, present, i.step)) for pid, url in preset_links(lang))
     return {
-        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present, "regions": regions, "strip": strip(result), "form_groups": form_groups(i), "arch_choices": ARCH_CHOICES,
-        "presets": preset_links(lang), "current_preset": current_preset(i),
-        "self_url": f"/{lang}/?{query}",
+        "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present,
+        "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
+        "presets": presets, "current_preset": current_preset(i),
+        "self_path": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
-        "compare_url": f"/{lang}/compare?{query}", "launch_url": f"/{lang}/launch?{query}", "walk": walk(lang, i),
-        "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPUS.values(), "sources": SOURCES,
+        "walk": walk(lang, i, present), "rules": RULES,
+        "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
     }
 
 
-__all__ = ["lab_context", "controls", "form_groups", "walk"]
+def reference_context(lang: str) -> dict:
+    """Everything reference.html reads: the constants, the GPU specifications and the glossary."""
+    return {"lang": lang, "other_lang": other(lang), "page": "reference", "switch_url": f"/{other(lang)}/reference",
+            "assumptions": ASSUMPTION_ROWS, "gpu_rows": tuple(GPUS.values()), "sources": SOURCES}
+
+
+__all__ = ["controls", "form_groups", "lab_context", "reference_context", "walk"]

@@ -1,72 +1,98 @@
-"""The live regions of the lab page, each with an immutable view-model (a NamedTuple: cheap to build, compared by
-value): everything its template reads, and nothing else.
+"""The live regions of the lab page, each with a frozen view-model built by keyword (a dataclass compared by value):
+everything its template reads, and nothing else.
 
 A region's template (a macro of app/templates/regions.html named after its ``kind``) receives only its view-model,
 so what a region depends on is written exactly once, here.  The full page renders every region in place; an htmx
-partial sends the regions whose view-model differs from the previous state's (``to_send``), each swapped by id.
+partial sends the regions whose view-model differs from the previous state's (``to_send``), each swapped by id
+(``hx-swap-oob``): the charts, the meter strip and the links that carry the state travel like any other region.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
 from app.model import Result
+from app.model.architectures import SHAPE_NAMES
 from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
-from app.model.inputs import Notice
+from app.model.inputs import Notice, fmt_param
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
-from app.model.stages import NODE_IDS, EdgeState, NodeState
-from app.view.estimates import Lane, MemoryBars, memory_bars, timeline
+from app.model.scenarios import moved_from_step
+from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
+from app.view.charts import MemoryChartVM, PhasesChartVM, StepChartVM, memory_chart, phases_chart, step_chart
+from app.view.estimates import Lane, timeline
 from app.view.links import canonical_query, current_preset, walk_focus
 
+frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
-class Region(NamedTuple):
+
+@frozen
+class Region:
     kind: str      # the macro in regions.html that renders it
     dom_id: str    # the element's id: an out-of-band swap replaces the element with this id
     vm: object     # the frozen view-model the macro receives
 
 
-class StageVM(NamedTuple):
+@frozen
+class StageVM:
     stage: str
-    bottleneck: str
+    bottleneck: str   # the node that holds the step, or "memory" when the state does not fit (data-bottleneck)
+    bottleneck_node: str  # the node the model names (its name is shown when the state fits)
 
 
-class NodeVM(NamedTuple):
+@frozen
+class NodeVM:
     id: str
     state: NodeState
 
 
-class MeterVM(NamedTuple):
+@frozen
+class MeterVM:
     id: str
     meter: Meter
     focus: bool
     band: tuple[str, str]  # the <meter>'s low and high attributes
+    short: str             # catalogue key of the physical figure beside the level (meter.<id>.figure_short)
 
 
-class DecisionVM(NamedTuple):
+@frozen
+class DecisionVM:
     id: str
     decision: Decision
 
 
-class StripVM(NamedTuple):
+@frozen
+class StripVM:
     meters: tuple[tuple[str, int, str], ...]  # (meter id, value, level)
     stage: str
 
 
-class EstHeadVM(NamedTuple):
+@frozen
+class LinksVM:
+    """The links that hold the state (the other language, compare, launch, presenter view): the canonical query,
+    and whether presenter view is on (kept by every link but the one that leaves it)."""
+
+    query: str
+    present: bool
+
+
+@frozen
+class EstHeadVM:
     gpus: int
     gpu: str
     placement: str
 
 
-class EstStepVM(NamedTuple):
+@frozen
+class EstStepVM:
     stage: str
-    step: object        # app.model.physics.Step
-    dpo: object         # app.model.physics.Dpo
-    offline: object     # app.model.physics.Stages
+    rl_loop: bool
+    step: object        # app.model Step
+    dpo: object         # app.model Dpo
+    offline: object     # app.model Stages
     lanes: tuple[Lane, ...]
     gpus: int
     epochs: int
@@ -79,20 +105,23 @@ class EstStepVM(NamedTuple):
     demos: int
     method: str
     placement: str
-    engine: str
     staleness: int
-    group: int
-    kl: float
-    reward: str
     layout_case: str  # separate placement: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed
     generation_pct: float   # the step's generation share, %
     tail_pct: float         # the longest response's share of generation, %
     idle_pct: float         # GPU-seconds no phase uses, % of the step's GPU-seconds
     decode_step_ms: float   # one decode step of one wave, ms
     scoring_all_hidden: bool  # scoring hidden behind generation to within half a second
+    scoring_hidden: bool      # at least half a second of scoring is hidden
+    generation_key: str     # est.phase.gen, or est.phase.gen_all when generation is the whole (run-ahead) step
+    scored_key: str         # what the scoring forwards score (est.scored.<method>[_ref]_rm|_verifier)
+    trained_key: str        # what training updates (est.trained.<method>)
+    sync_key: str           # est.phase.sync.refit | .broadcast
+    show_layout: bool       # separate placement with a chosen split
 
 
-class EstRunVM(NamedTuple):
+@frozen
+class EstRunVM:
     """A whole run: one pass over the prompt set (DPO: over the pairs, ``epochs`` times)."""
 
     stage: str
@@ -105,27 +134,30 @@ class EstRunVM(NamedTuple):
     gpus: int
 
 
-class EstCapVM(NamedTuple):
+@frozen
+class EstCapVM:
     usable_gb: float
     gpu_gb: float
 
 
-class EstVsVM(NamedTuple):
+@frozen
+class EstVsVM:
     ppo_total_gb: float
-    ppo_min_gpus: int
+    ppo_min_gpus: int | None
     dpo_total_gb: float
-    dpo_min_gpus: int
+    dpo_min_gpus: int | None
     dpo_step_s: float
     ppo_step_s: float
     generation_s: float
     rollouts: int
     method: str  # the RL method beside DPO: ppo or grpo (ppo when the state is DPO)
-    ppo_fits: bool = True  # the RL loop's memory fits the GPUs on screen (else its step time is marked)
-    dpo_fits: bool = True  # likewise DPO's
-    models: tuple[str, ...] = ("actor",)  # the RL method's models in memory for this state (est.vs.m.<model>)
+    ppo_fits: bool  # the RL loop's memory fits the GPUs on screen (else its step time is marked)
+    dpo_fits: bool  # likewise DPO's
+    models: tuple[str, ...]  # the RL method's models in memory for this state (est.vs.m.<model>)
 
 
-class ArchInfoVM(NamedTuple):
+@frozen
+class ArchInfoVM:
     """The policy's shape under the architecture picker: a named model's config.json, or the custom rule."""
 
     arch: str
@@ -140,25 +172,33 @@ class ArchInfoVM(NamedTuple):
     experts: int
     experts_per_token: int
     kv_bytes_per_token: float
+    shape: tuple[tuple[str, str], ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
 
 
 def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
-    return ArchInfoVM(i.arch, a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.attention, a.total_b,
-                      a.active_b, a.experts, a.experts_per_token, kv_bytes_per_token(a))
+    shape = tuple((n, "" if getattr(i, n) is None else fmt_param(getattr(i, n))) for n in SHAPE_NAMES)
+    return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
+                      head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
+                      experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),
+                      shape=shape)
 
 
-class MarkerVM(NamedTuple):
+@frozen
+class MarkerVM:
     query: str
     preset: str | None
     focus: str | None
+    walk_moved: bool = False  # a walkthrough state whose controls moved away from the step's (app.css shows a note)
 
 
-class NoticesVM(NamedTuple):
+@frozen
+class NoticesVM:
     notices: tuple[Notice, ...]
 
 
-class WhyVM(NamedTuple):
+@frozen
+class WhyVM:
     reasons: tuple[Reason, ...]
     change: Moves | None
     stage: str
@@ -171,32 +211,42 @@ ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes 
 def _vs(r: Result) -> EstVsVM:
     """The RL method beside DPO for this workload: the state's own step and memory (in a DPO state the model gives
     those of the same workload under PPO, app/model/evaluate.py)."""
-    method = "grpo" if r.inputs.method == "grpo" else "ppo"
     m = r.memory.models  # the state's own models: no critic under GRPO, no reference at β = 0, none for a verifier
     models = ("actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
                                                 ("reward", m.reward_gb)) if gb > 0))
-    return EstVsVM(r.memory.total_gb, r.memory.min_gpus, r.dpo.total_gb, r.dpo.min_gpus, r.dpo.step_s,
-                   r.step.total_s, r.step.generation_s, r.inputs.rollouts, method, r.memory.fits, r.dpo.fits, models)
+    return EstVsVM(ppo_total_gb=r.memory.total_gb, ppo_min_gpus=r.memory.min_gpus, dpo_total_gb=r.dpo.total_gb,
+                   dpo_min_gpus=r.dpo.min_gpus, dpo_step_s=r.dpo.step_s, ppo_step_s=r.step.total_s,
+                   generation_s=r.step.generation_s, rollouts=r.inputs.rollouts,
+                   method="grpo" if r.inputs.method == "grpo" else "ppo", ppo_fits=r.memory.fits,
+                   dpo_fits=r.dpo.fits, models=models)
 
 
 def _layout_case(r: Result) -> str:
-    """How the chosen split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): the model searches only among layouts that
-    fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
+    """How the chosen split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): the model searches
+    only among layouts that fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
     layout = r.step.gpu_groups
     if layout is None or not layout.searched:
         return "fixed"
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
 
 
-def _step_percent(r: Result) -> tuple[float, float, float, float, bool]:
-    """The step's figures in the units its texts use: generation and tail shares in %, the idle GPU-seconds in % of
-    the step's GPU-seconds, one decode step in ms; and whether all of scoring hides behind generation
-    (``Step.scoring_hidden_all``)."""
-    s = r.step
-    gpu_s = s.total_s * r.inputs.gpus
-    idle_pct = 100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0
-    return (s.generation_share * 100, s.tail_share * 100, idle_pct, s.gen.decode_step_s * 1000,
-            s.scoring_hidden_all)
+def _est_step(r: Result) -> EstStepVM:
+    """The step's figures in the units its texts use, and the catalogue keys its sentences take."""
+    s, i = r.step, r.inputs
+    gpu_s = s.total_s * i.gpus
+    rl_method = "grpo" if i.method == "grpo" else "ppo"  # a DPO state's step is the same workload's under PPO
+    scored = f"est.scored.{rl_method}{'_ref' if i.kl > 0 else ''}{'_rm' if i.reward == 'model' else '_verifier'}"
+    return EstStepVM(
+        stage=r.stage, rl_loop=r.stage in RL_LOOP_STAGES, step=s, dpo=r.dpo, offline=r.offline, lanes=timeline(r),
+        gpus=i.gpus, epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
+        response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, pairs=i.pairs, demos=i.demos,
+        method=i.method, placement=i.placement, staleness=i.staleness, layout_case=_layout_case(r),
+        generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
+        idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0, decode_step_ms=s.gen.decode_step_s * 1000,
+        scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
+        generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
+        scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
+        show_layout=i.placement == "separate" and s.gpu_groups is not None)
 
 
 def _band(meter_id: str) -> tuple[str, str]:
@@ -205,46 +255,78 @@ def _band(meter_id: str) -> tuple[str, str]:
 
 
 BANDS = {mid: _band(mid) for mid in METER_IDS}
+# the physical figure beside a meter's level: which of its figure's arguments it shows (none: the meter is idle)
+SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory": "per_gpu_gb",
+             "kl_risk": "pressure", "eval_need": "hours"}
+
+
+def _short(m: Meter) -> str:
+    return f"meter.{m.id}.figure_short" if SHORT_ARG[m.id] in m.figure_args else "meter.figure_short_none"
+
+
+def fits(r: Result) -> bool:
+    """Whether the stage's model states fit the GPUs on screen: the memory meter's own verdict (its figure says
+    "does not fit" otherwise), so the header, the meter and the why-panel agree in every stage."""
+    return not r.meters["train_memory"].figure.startswith(("meter.train_memory.figure_nofit",
+                                                          "meter.train_memory.figure_never"))
+
+
+def bottleneck(r: Result) -> str:
+    """What the stage header names (``data-bottleneck``): memory when the state does not fit, else the node."""
+    return r.bottleneck if fits(r) else "memory"
 
 
 def strip(r: Result) -> StripVM:
-    """The meter strip of the page (not a live region: app.js derives it after a move from the meters sent)."""
-    return StripVM(tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), r.stage)
+    return StripVM(meters=tuple((k, r.meters[k].value, r.meters[k].level) for k in METER_IDS), stage=r.stage)
 
 
 def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str, Region]:
     """A state's regions after a move: the why-panel also says what moved (``change``)."""
-    why = Region("why", "live-why", WhyVM(r.reasons, change, r.stage, r.bottleneck))
+    why = Region(kind="why", dom_id="live-why",
+                 vm=WhyVM(reasons=r.reasons, change=change, stage=r.stage, bottleneck=r.bottleneck))
     return {k: (why if k == "live-why" else v) for k, v in regions.items()}
 
 
-def state_regions(r: Result, notices: tuple[Notice, ...] = ()) -> dict[str, Region]:
+LINK_REGIONS = ("lang-switch", "compare-link", "launch-link", "present-link", "est-link")
+
+
+def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False) -> dict[str, Region]:
     """The live regions of one state (the why-panel without a previous state), in page order, by DOM id."""
     i = r.inputs
     focus = walk_focus(i)
+    query = canonical_query(i)
+    links = LinksVM(query=query, present=present)
     regions = [
-        Region("marker", "live-marker", MarkerVM(canonical_query(i), current_preset(i), focus)),
-        Region("notices", "live-notices", NoticesVM(notices)),
-        Region("arch_info", "arch-info", arch_info(i)),
-        Region("stage", "live-stage", StageVM(r.stage, r.bottleneck)),
+        Region(kind="marker", dom_id="live-marker", vm=MarkerVM(query=query, preset=current_preset(i), focus=focus,
+                                                                walk_moved=moved_from_step(i))),
+        Region(kind="notices", dom_id="live-notices", vm=NoticesVM(notices=notices)),
+        *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
+        Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
+        Region(kind="stage", dom_id="live-stage",
+               vm=StageVM(stage=r.stage, bottleneck=bottleneck(r), bottleneck_node=r.bottleneck)),
     ]
-    regions += [Region("node", f"dg-n-{k}", NodeVM(k, r.nodes[k])) for k in NODE_IDS]
-    regions += [Region("edge", f"dg-e-{e.id}", e) for e in r.edges]
-    regions += [Region("meter", f"meter-{k}", MeterVM(k, r.meters[k], focus == k, BANDS[k])) for k in METER_IDS]
+    regions += [Region(kind="node", dom_id=f"dg-n-{k}", vm=NodeVM(id=k, state=r.nodes[k])) for k in NODE_IDS]
+    regions += [Region(kind="edge", dom_id=f"dg-e-{e.id}", vm=e) for e in r.edges]
+    regions += [Region(kind="meter", dom_id=f"meter-{k}",
+                       vm=MeterVM(id=k, meter=r.meters[k], focus=focus == k, band=BANDS[k], short=_short(r.meters[k])))
+                for k in METER_IDS]
     regions += [
-        Region("est_head", "est-head", EstHeadVM(i.gpus, i.gpu, i.placement)),
-        Region("est_step", "est-step", EstStepVM(
-            r.stage, r.step, r.dpo, r.offline, timeline(r), i.gpus, i.epochs, i.prompt_tokens, i.response_tokens,
-            i.response_max_tokens, i.policy_b, i.rm_b, i.pairs, i.demos, i.method, i.placement, i.engine, i.staleness,
-            i.group, i.kl, i.reward, _layout_case(r), *_step_percent(r))),
-        Region("est_mem", "est-mem", memory_bars(r)),
-        Region("est_cap", "est-cap", EstCapVM(r.memory.usable_gb, r.memory.gpu_memory_gb)),
-        Region("est_run", "est-run", EstRunVM(r.stage, r.run.steps, r.run.hours * 3600, r.run.gpu_hours, i.prompts, i.pairs,
-                                              i.epochs, i.gpus)),
-        Region("est_vs", "est-vs", _vs(r)),
-        Region("why", "live-why", WhyVM(r.reasons, None, r.stage, r.bottleneck)),
+        Region(kind="strip", dom_id="meter-strip", vm=strip(r)),
+        Region(kind="chart_step", dom_id="chart-step_vs_gpus", vm=step_chart(r)),
+        Region(kind="est_head", dom_id="est-head", vm=EstHeadVM(gpus=i.gpus, gpu=i.gpu, placement=i.placement)),
+        Region(kind="est_step", dom_id="est-step", vm=_est_step(r)),
+        Region(kind="chart_phases", dom_id="chart-step_phases", vm=phases_chart(r)),
+        Region(kind="chart_memory", dom_id="est-mem", vm=memory_chart(r)),
+        Region(kind="est_cap", dom_id="est-cap", vm=EstCapVM(usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb)),
+        Region(kind="est_run", dom_id="est-run", vm=EstRunVM(
+            stage=r.stage, steps=r.run.steps, seconds=r.run.hours * 3600, gpu_hours=r.run.gpu_hours,
+            prompts=i.prompts, pairs=i.pairs, epochs=i.epochs, gpus=i.gpus)),
+        Region(kind="est_vs", dom_id="est-vs", vm=_vs(r)),
+        Region(kind="why", dom_id="live-why",
+               vm=WhyVM(reasons=r.reasons, change=None, stage=r.stage, bottleneck=r.bottleneck)),
     ]
-    regions += [Region("decision", f"decision-{k}", DecisionVM(k, r.decisions[k])) for k in DECISION_IDS]
+    regions += [Region(kind="decision", dom_id=f"decision-{k}", vm=DecisionVM(id=k, decision=r.decisions[k]))
+                for k in DECISION_IDS]
     return {reg.dom_id: reg for reg in regions}
 
 
@@ -256,4 +338,5 @@ def to_send(before: dict[str, Region] | None, now: dict[str, Region]) -> list[Re
             if dom_id in ALWAYS_SENT or dom_id not in before or before[dom_id].vm != reg.vm]
 
 
-__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryBars", "Region", "state_regions", "to_send", "with_moves"]
+__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryChartVM", "PhasesChartVM", "Region", "StepChartVM", "replace",
+           "state_regions", "to_send", "with_moves"]

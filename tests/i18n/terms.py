@@ -18,7 +18,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from app.tutorial import quote_figures
+from app.i18n.terms import strip_terms
+from app.tutorial import PICTURE, quote_figures
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = ROOT / "docs" / "i18n" / "terms.md"
@@ -114,6 +115,8 @@ def glossary_zh() -> dict[str, str]:
     for entry in json.loads(GLOSSARY.read_text(encoding="utf-8")):
         out[f"glossary.{entry['id']}.term"] = entry["zh"]["term"]
         out[f"glossary.{entry['id']}.def"] = entry["zh"]["def"]
+        if "short" in entry["zh"]:  # the hover definition of a term link (app/i18n/terms.py)
+            out[f"glossary.{entry['id']}.short"] = entry["zh"]["short"]
     return out
 
 
@@ -125,16 +128,19 @@ _ADDRESS = re.compile(r"https?://\S+|(?<![\w/])/(?:zh|en)/\S*")
 
 
 def catalogue_prose(value: str) -> str:
-    """A catalogue value as prose: each placeholder read as "0"; <code> spans, tags and addresses blanked."""
-    return _ADDRESS.sub(" ", _TAG.sub(" ", _PLACEHOLDER.sub("0", value)))
+    """A catalogue value as prose: each term read as its words (``[[id|words]]``, app/i18n/terms.py), each
+    placeholder as "0"; <code> spans, tags and addresses blanked."""
+    return _ADDRESS.sub(" ", _TAG.sub(" ", _PLACEHOLDER.sub("0", strip_terms(value))))
 
 
 def tutorial_prose() -> list[tuple[int, str]]:
     """(line number, text) of the zh tutorial's prose: code blocks, code spans, link targets and titles, and the
-    italic titles of cited works removed; each {{fig …}} quote read as the figure the page shows in its place."""
+    italic titles of cited works removed; each {{fig …}} quote read as the figure the page shows in its place, and
+    each figure line ({{diagram …}}, {{chart …}}) as its caption."""
     md = MarkdownIt("commonmark").enable("table")
     out = []
-    for token in md.parse(quote_figures(ZH_TUTORIAL.read_text(encoding="utf-8"), "zh")):
+    source = PICTURE.sub(lambda m: m.group(4), quote_figures(ZH_TUTORIAL.read_text(encoding="utf-8"), "zh"))
+    for token in md.parse(source):  # a figure's directive is not prose; its caption is
         if token.type != "inline":
             continue
         parts, title = [], 0

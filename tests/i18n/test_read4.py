@@ -18,7 +18,7 @@ from support.page_text import why as _why
 from app.model import DEFAULTS, evaluate, normalise
 from app.model.assumptions import EVAL_GATE_MAX_STEPS
 from app.model.meters import memory_what
-from app.model.scenarios import PRESET_BY_ID, WALKTHROUGH
+from app.model.scenarios import PRESET_BY_ID, WALKTHROUGH, walk_figures
 from app.tutorial import figures, lab_links, tutorial_path
 
 STEP = {w.number: w.inputs for w in WALKTHROUGH}
@@ -27,19 +27,23 @@ STEP = {w.number: w.inputs for w in WALKTHROUGH}
 # --- 1. OpenRLHF's fixed split, in the order the sentence lists the groups --------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "fixed"), [("zh", "generation ¼、scoring ¼、训练 ½"),
+@pytest.mark.parametrize(("lang", "fixed"), [("zh", "生成 ¼、打分 ¼、训练 ½"),
                                              ("en", "¼ generation, ¼ scoring, ½ training")])
 def test_the_fixed_split_lists_its_fractions_in_the_sentences_order(client, lang: str, fixed: str) -> None:
     """Default PPO (separate, 8 × A100): the layout line lists generation, scoring, training, and so do the
     fractions (generation ¼, scoring ¼, training ½), instead of "½ / ¼ / ¼" that a reader maps to generation."""
-    line = _by_class(client.get(f"/{lang}/").text, "ph-layout")
+    line = _by_class(client.get(f"/{lang}/?placement=separate").text, "ph-layout")
     assert fixed in line and "½ / ¼ / ¼" not in line
 
 
-def test_step_11_names_the_fixed_split_in_order(client) -> None:
-    # step 11: 4 generation, 4 scoring, 8 training GPUs of 16 = ¼ / ¼ / ½
+def test_step_11_names_the_split_in_order(client) -> None:
+    # step 11's numbers list the groups as the sentence does: generation, scoring, training, each with its count
+    f = walk_figures(11)
     body = _text(client.get(f"/zh/?{_q(STEP[11])}").text)
-    assert "½ / ¼ / ¼" not in body and "generation ¼、scoring ¼、训练 ½" in body
+    assert "½ / ¼ / ¼" not in body
+    assert f"生成 {f['gen_gpus']:.0f} 张" in body
+    assert body.index(f"生成 {f['gen_gpus']:.0f} 张") < body.index(f"打分 {f['score_gpus']:.0f} 张") \
+        < body.index(f"训练 {f['train_gpus']:.0f} 张")
 
 
 # --- 2. before and after in one unit ------------------------------------------------------------------------
@@ -64,7 +68,7 @@ def test_the_async_card_prints_both_steps_in_seconds(client, lang: str) -> None:
 def test_hf_generate_under_separate_placement_has_no_all_gather_clause(client) -> None:
     """engine=hf on the default (separate) state: the generation GPUs hold whole weights, so the model's all-gather
     is 0 ms; the card neither prints "其中 0 毫秒" nor puts generation "in the trainer"."""
-    inputs = DEFAULTS.model_copy(update={"engine": "hf"})
+    inputs = DEFAULTS.model_copy(update={"engine": "hf", "placement": "separate"})
     r = evaluate(inputs)
     assert r.step.gen.gather_s == 0
     assert r.decisions["rollout_throughput"].reason == "decision.rollout_throughput.hf_separate"
@@ -153,7 +157,7 @@ def test_the_walkthrough_and_presets_read_as_teaching_text(client) -> None:
     assert "原来那个 Lab" not in body and "rollouts 仍为" not in body and "一整圈 loop" not in body
     assert "每步 rollout 数仍为 0" in body
     step10 = _text(client.get(f"/zh/?{_q(STEP[10])}").text)
-    assert "秒的下限" not in step10 and "所以 generation 最少也要" in step10
+    assert "秒的下限" not in step10 and "所以生成最少也要" in step10
     dpo = _why(client.get(f"/zh/?{_q(PRESET_BY_ID['dpo'].inputs)}").text)
     assert "rollouts 的设置" not in dpo and "「每个 step 的 rollout 数」" in dpo
 
@@ -176,10 +180,10 @@ def test_the_kl_field_has_no_unit_after_its_number(client) -> None:
 
 def test_the_assumptions_table_writes_microseconds_and_percent(client) -> None:
     """collective latency 1e-5 s = 10 µs; LoRA adapters 0.005 of the parameters = 0.5 %."""
-    body = _text(client.get("/zh/").text)
+    body = _text(client.get("/zh/reference").text)  # the assumptions live on the reference page
     assert "每次集合通信 10 微秒" in body and "0.00001" not in body
     assert "参数量的 0.5%" in body and "参数量的 0.005" not in body
-    en = _text(client.get("/en/").text)
+    en = _text(client.get("/en/reference").text)
     assert "10 µs per collective" in en and "0.5% of the parameters" in en
 
 
@@ -214,7 +218,7 @@ def test_a_step_time_that_does_not_fit_is_marked(client) -> None:
 def test_the_launch_page_notes_follow_the_method_and_the_commands(client) -> None:
     """Default PPO (separate: OpenRLHF only): 512 rollouts do not split over the training GPUs, with no word about
     GRPO's groups; the prompt-length note names OpenRLHF's flag only; replicas read "每个副本 TP 1"."""
-    body = _text(client.get("/zh/launch").text)
+    body = _text(client.get("/zh/launch?placement=separate").text)
     assert "无法均分到训练 GPU 上：命令按" in body and "GRPO 还要按整组分" not in body
     assert "data.max_prompt_length" not in body and "--data.max_len" in body
     assert "每个 TP =" not in body and "每个副本 TP" in body
@@ -262,12 +266,12 @@ def test_the_tutorials_hybrid_engine_of_2023_is_hf_generate(lang: str) -> None:
     workload and the OPT-13B recipe, set engine=hf, as the lab's reality table does for the same recipe; with the
     paged engine the model's colocated generation is faster than separate, the reverse chapter 15 draws."""
     src = _tutorial(lang)
-    section = src[src.index("### 6.3"):src.index("### 6.4")]
+    section = src[src.index("### 12.3"):src.index("### 12.4")]
     colocated = re.findall(r"\]\((/(?:zh|en)/\?[^ )]*placement=colocated[^ )]*)", section)
     assert colocated and all("engine=hf" in url for url in colocated)
     assert all("engine=hf" in q for q, _f, _m in figures(section) if "placement=colocated" in q)
     q = {"rollouts": ["1024"], "kl": ["0.01"], "prompt_tokens": ["1024"]}
-    separate = evaluate(normalise(q)[0]).step
+    separate = evaluate(normalise({**q, "placement": ["separate"]})[0]).step
     hf = evaluate(normalise({**q, "placement": ["colocated"], "engine": ["hf"]})[0]).step
     paged = evaluate(normalise({**q, "placement": ["colocated"]})[0]).step
     assert hf.generation_s > separate.generation_s > paged.generation_s

@@ -37,7 +37,7 @@ def _link_queries(text: str) -> list[str]:
 
 # --- 4.3: the 70B/70B page flags Reward model and Rollout gen 「过载」, Policy update 「瓶颈」 -------------------------
 
-SEVENTY = "policy_b=70&rm_b=70"
+SEVENTY = "policy_b=70&rm_b=70&placement=separate"
 
 
 def test_the_70b_page_flags_what_4_3_says() -> None:
@@ -46,10 +46,10 @@ def test_the_70b_page_flags_what_4_3_says() -> None:
     assert states["reward_model"] == states["rollout_gen"] == "overloaded"
     # policy update is over memory too, but as the bottleneck its flag reads 瓶颈 (regions.html: bottleneck first)
     assert r.bottleneck == "policy_update" and r.nodes["policy_update"].bottleneck
-    zh = _section("zh", "### 4.3", "## 5.")
+    zh = _section("zh", "### 10.3", "## 11.")
     assert "「Reward model」和「Rollout gen」节点被标成「过载」" in zh
     assert "「Policy update」节点被标成「过载」" not in zh and "标的是「瓶颈」" in zh
-    en = _section("en", "### 4.3", "## 5.")
+    en = _section("en", "### 10.3", "## 11.")
     assert "the reward-model and rollout-gen nodes are flagged overloaded" in en
     assert "policy-update node in the overloaded state" not in en
 
@@ -63,7 +63,7 @@ def test_4_3_quotes_model_states_and_the_training_lane(lang: str) -> None:
     quoted = figure(SEVENTY, "memory.training_per_gpu_gb+memory.activation_gb+memory.logits_gb", "gb", lang)
     assert quoted == "594 GB" and figure(SEVENTY, "memory.training_per_gpu_gb", "gb", lang) == "560 GB"
     assert abs(train.total_gb - (r.memory.training_per_gpu_gb + r.memory.activation_gb + r.memory.logits_gb)) < 1e-6
-    assert quoted in quote_figures(_section(lang, "### 4.3", "## 5."), lang)
+    assert quoted in quote_figures(_section(lang, "### 10.3", "## 11."), lang)
 
 
 # --- 5.2 and 6.x: the OpenRLHF workload is the reality table's (Llama-2-7B, MHA) -----------------------------------
@@ -73,20 +73,20 @@ OPENRLHF_FIG = re.compile(r"rollouts=1024&kl=0\.01&prompt_tokens=1024")
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_chapters_5_and_6_quote_the_benchmarks_shape(lang: str) -> None:
-    text = _section(lang, "## 5.", "## 7.")
+    text = _section(lang, "## 4.", "## 5.") + _section(lang, "## 12.", "## 13.")  # 4 and 12, once 5 and 6
     openrlhf = [(q, f) for q, f, _m in figures(text) if OPENRLHF_FIG.search(q)]
     custom = [(q, f) for q, f in openrlhf if not q.startswith("arch=llama2_7b&")]
     # one quote in the custom GQA shape, the contrast after 5.2's table (≈ 362 s of generation against ≈ 491 s)
-    assert len(openrlhf) > 40 and custom == [("rollouts=1024&kl=0.01&prompt_tokens=1024", "step.generation_s")]
+    assert len(openrlhf) > 40 and custom == [("rollouts=1024&kl=0.01&prompt_tokens=1024&placement=separate", "step.generation_s")]
     for q in _link_queries(text):
         params = {k: v[0] for k, v in parse_qs(q).items()}
         if params["rollouts"] == "1024" and params["prompt_tokens"] == "1024":
             assert params["arch"] == "llama2_7b" and params["policy_b"] == "6.7", q
-    for q in _link_queries(_section(lang, "### 15.1", "### 15.2")):  # 15.1 reopens the same workload
+    for q in _link_queries(_section(lang, "### 13.1", "### 13.2")):  # 13.1 reopens the same workload
         assert "arch=llama2_7b" in q and "policy_b=6.7" in q
 
 
-@pytest.mark.parametrize(("row", "extra"), [("openrlhf", ""), ("openrlhf_hf", "&placement=colocated&engine=hf")])
+@pytest.mark.parametrize(("row", "extra"), [("openrlhf", "&placement=separate"), ("openrlhf_hf", "&placement=colocated&engine=hf")])
 def test_the_tutorials_openrlhf_figures_are_the_reality_tables(row: str, extra: str) -> None:
     """5.2's table (separate, vLLM) and 6.3's DeepSpeed-Chat column (colocated, HF generate) are the reality table's
     rows: the same step to the second (the row takes β = 0.02, the tutorial OpenRLHF's 0.01; β does not move time):
@@ -100,12 +100,12 @@ def test_the_tutorials_openrlhf_figures_are_the_reality_tables(row: str, extra: 
 def test_5_2_reads_memory_against_compute_without_the_fixed_overhead() -> None:
     """TP 2, batch ≈ 114: the memory read is the decode step less its 4 ms overhead and the all-reduce (≈ 42.9 ms);
     the arithmetic, 114 × 2 × 6.7e9 / (2 × 312e12 × 0.45), is ≈ 5.43 ms; 42.9 / 5.43 ≈ 7.9."""
-    q = "arch=llama2_7b&rollouts=1024&kl=0.01&prompt_tokens=1024"
+    q = "arch=llama2_7b&rollouts=1024&kl=0.01&prompt_tokens=1024&placement=separate"
     g = _eval(q).step.gen
     mem = g.decode_step_s - 0.004 - g.all_reduce_s
     compute = g.batch * 6.7e9 * 2 / (g.tensor_parallel * 312e12 * 0.45)
     assert g.tensor_parallel == 2 and 7 < mem / compute < 9
-    zh = _section("zh", "### 5.2", "## 6.")
+    zh = _section("zh", "### 4.2", "## 5.")
     assert "差了" not in zh and "只有训练的 1/" in zh
 
 
@@ -119,10 +119,10 @@ def test_13_5_quotes_generation_and_names_the_prefill() -> None:
     # the prefill of 512 prompts of 512 tokens at 2 · 7e9 FLOPs per token on 8 GPUs at 45 %: ≈ 3.3 s, 1/8 of it once
     # per group of 8: the ≈ 2.9 s generation loses
     assert ppo.generation_s - grpo.generation_s == pytest.approx(512 * 512 * 14e9 / (8 * 312e12 * 0.45) * 7 / 8, rel=0.1)
-    zh = _section("zh", "### 13.5", "## 14.")
+    zh = _section("zh", "### 5.5", "## 6.")
     assert "纹丝不动" not in zh and "prefill" in zh
     assert "{{fig rollouts=512&placement=colocated step.generation_s dur}}" in zh
-    assert "leaves generation alone" not in _section("en", "### 13.5", "## 14.")
+    assert "leaves generation alone" not in _section("en", "### 5.5", "## 6.")
 
 
 # --- 16.2: the async links show what the text says --------------------------------------------------------------------
@@ -138,7 +138,7 @@ def _nemo(gpus: int, placement: str, staleness: int) -> float:
 @pytest.mark.parametrize("lang", LANGS)
 def test_16_2_links_the_states_its_text_compares(lang: str) -> None:
     links = {(int(p["gpus"][0]), p["placement"][0], int(p["staleness"][0]))
-             for p in (parse_qs(q) for q in _link_queries(_section(lang, "### 16.2", "### 16.3")))}
+             for p in (parse_qs(q) for q in _link_queries(_section(lang, "### 8.2", "### 8.3")))}
     assert links == {(16, "colocated", 0), (16, "separate", 1), (16, "separate", 0), (32, "colocated", 0),
                      (32, "separate", 1)}
 
@@ -148,8 +148,8 @@ def test_async_on_16_gpus_is_slower_than_colocated_and_pays_on_32() -> None:
     ≈ 29 s (max(22, 9.8 + 19.0) + 0.32) < colocated ≈ 42 s.  The text says the first honestly and links the second."""
     assert _nemo(16, "colocated", 0) < _nemo(16, "separate", 1) < _nemo(16, "separate", 0)
     assert _nemo(32, "separate", 1) < _nemo(32, "colocated", 0)
-    assert "异步反而更慢" in _section("zh", "### 16.2", "### 16.3")
-    assert "async is slower" in _section("en", "### 16.2", "### 16.3")
+    assert "异步反而更慢" in _section("zh", "### 8.2", "### 8.3")
+    assert "async is slower" in _section("en", "### 8.2", "### 8.3")
 
 
 # --- 17.2: the DeepSeek-V3 link does not fit, and the text says so ---------------------------------------------------
@@ -165,9 +165,9 @@ def test_deepseek_v3_does_not_fit_on_any_gpu_the_lab_has() -> None:
         r = _eval(q)
         assert not r.memory.fits
         assert r.inputs.policy_b * 2 / r.step.gen.tensor_parallel > r.memory.usable_gb
-    zh = _section("zh", "### 17.2", "### 17.3")
+    zh = _section("zh", "### 11.2", "### 11.3")
     assert "Lab 算出来放不下" in zh and "只是示意" in zh
-    en = _section("en", "### 17.2", "### 17.3")
+    en = _section("en", "### 11.2", "### 11.3")
     assert "The lab says it does not fit" in en and "only illustrative" in en
 
 

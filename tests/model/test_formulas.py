@@ -412,8 +412,8 @@ def test_async_step() -> None:
 
 
 def test_default_memory() -> None:
-    # default workload: custom 7 B policy, 7 B RM/critic, 8 × A100-80GB, separate
-    i = DEFAULTS
+    # default workload: custom 7 B policy, 7 B RM/critic, 8 × A100-80GB, in the 2023 separate layout
+    i = DEFAULTS.model_copy(update={"placement": "separate"})
     step = ppo_step(i, A100_80)
     m = ppo_memory(i, A100_80, step)
     assert m.total_gb == 252 and m.usable_gb == 72.0
@@ -659,10 +659,11 @@ def test_bottleneck_node(stage: str, fits: bool, phases: tuple, expected: str) -
 
 def test_eight_decisions() -> None:
     assert DECISION_IDS[-2:] == ("critic_vs_group", "sync_vs_async")
-    r = evaluate(DEFAULTS)
+    r = evaluate(DEFAULTS)  # colocated: no staleness to choose
     assert tuple(r.decisions) == DECISION_IDS
     assert r.decisions["critic_vs_group"].reason == "decision.critic_vs_group.critic"
-    assert r.decisions["sync_vs_async"].reason == "decision.sync_vs_async.sync"
+    assert r.decisions["sync_vs_async"].reason == "decision.sync_vs_async.colocated"
+    assert evaluate(w(placement="separate")).decisions["sync_vs_async"].reason == "decision.sync_vs_async.sync"
     g = evaluate(w(method="grpo", reward="verifier", group=8)).decisions
     assert (g["critic_vs_group"].state, g["critic_vs_group"].args["prompts"]) == ("useful", 64)   # 512 / 8
     assert g["rm_vs_dpo"].reason == "decision.rm_vs_dpo.verifier"

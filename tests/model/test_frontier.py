@@ -249,3 +249,16 @@ def test_a_state_no_count_fits_names_what_would_make_it_fit() -> None:
     assert [x.key for x in r.reasons if x.key.startswith("why.fit.remedy.")] == [
         f"why.fit.remedy.{name}" for name in r.fit_remedies]
     assert r.decisions["distributed_training"].reason == "decision.distributed_training.never"
+
+
+@FEW
+@given(st.sampled_from(["qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3", "llama3_405b"]),
+       st.sampled_from([8, 16, 48, 64, 128, 256, 512]), st.sampled_from(["none", "optimizer"]), st.booleans())
+def test_the_widest_tp_per_pipeline_depth_fits_whenever_any_layout_does(arch: str, gpus: int, offload: str,
+                                                                 colocated: bool) -> None:
+    from app.model.physics.layout import fitting_layouts, training_fits
+    from app.model.physics.workload import workload
+    i = normalise({"arch": arch, "gpus": str(gpus), "gpu": "h100_80g", "offload": offload, "method": "grpo",
+                   "placement": "colocated" if colocated else "separate"})[0]
+    w = workload(i, GPUS["h100_80g"])
+    assert training_fits(w, gpus, colocated) == bool(fitting_layouts(w, gpus, colocated))

@@ -7,6 +7,6 @@ from pathlib import Path
 
 _BUDGETS = runpy.run_path(str(Path(__file__).resolve().parents[2] / "benchmarks" / "budgets.py"))["BUDGETS"]
 
-PARTIAL_MAX_BYTES = int(_BUDGETS["partial_bytes"])        # an htmx partial after one move, uncompressed
+PARTIAL_MAX_BYTES = int(_BUDGETS["partial_gzip_bytes"])   # an htmx partial after one move, gzipped
 FIRST_LOAD_MAX_BYTES = int(_BUDGETS["first_load_bytes"])  # every resource of a cold first load, gzipped
 MAX_RESOURCES = int(_BUDGETS["first_load_requests"])      # same-origin requests a first load makes, the page included

@@ -26,7 +26,8 @@ def card(body: str, decision: str, joiner: str = " ") -> str:
 
 
 def meter(body: str, meter_id: str) -> str:
-    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter_id}"[^>]*>(.*?)<details', body, re.S)
+    # the meter's figure and, under "show the math", its sentence (the formula line after it is left out)
+    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter_id}"[^>]*>(.*?)(?:</p><p>|</details>)', body, re.S)
     assert m, meter_id
     return text(m.group(1))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import math
 from urllib.parse import urlsplit
 
@@ -218,19 +219,24 @@ def test_embedded_records_are_objects_with_their_fields(client, path, record):
 
 BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
-# the links that carry the state are not sent: app.js derives them (tests/browser check it)
-ALWAYS_SENT = {"live-marker", "live-notices", "live-why"}
+# sent with every move: what moved, the notices, and the links that carry the state (the query changes)
+ALWAYS_SENT = {"live-marker", "live-notices", "live-why", "lang-switch", "compare-link", "launch-link",
+               "present-link"}
 
 
 def _expected_regions(before: dict, after: dict) -> set[str]:
     out = {f"meter-{k}" for k in METER_IDS if before["meters"][k] != after["meters"][k]}
+    if before["stage"] != after["stage"] or any(
+            (before["meters"][k]["value"], before["meters"][k]["level"]) !=
+            (after["meters"][k]["value"], after["meters"][k]["level"]) for k in METER_IDS):
+        out.add("meter-strip")  # the phone's strip of the five values
     out |= {f"decision-{k}" for k in DECISION_IDS if before["decisions"][k] != after["decisions"][k]}
     if (before["stage"], before["bottleneck"]) != (after["stage"], after["bottleneck"]):
         out.add("live-stage")
     out |= {f"dg-n-{k}" for k in before["nodes"] if before["nodes"][k] != after["nodes"][k]}
     out |= {f"dg-e-{k}" for k in before["edges"] if before["edges"][k] != after["edges"][k]}
     if before["estimates"] != after["estimates"] or before["inputs"] != after["inputs"]:
-        out.add("live-estimates")
+        out |= {"live-estimates", "chart-step_vs_gpus", "chart-step_phases"}
     return out
 
 
@@ -244,8 +250,8 @@ def test_partial_after_one_notch_sends_only_changed_regions_within_budget(client
     r = client.get(lab_path(lang, AFTER), headers={
         **HTMX, "HX-Current-URL": "http://testserver" + lab_path(lang, BEFORE)})
     assert r.status_code == 200
-    size = len(r.content)  # httpx has already undone gzip: this is the uncompressed size
-    assert size <= PARTIAL_MAX_BYTES, f"{lang} partial is {size:,} bytes"
+    size = len(gzip.compress(r.content))  # httpx has already undone gzip: compress again, as sent
+    assert size <= PARTIAL_MAX_BYTES, f"{lang} partial is {size:,} bytes gzipped"
     doc = parse(r.text)
     # the estimates section travels as blocks (est-head, est-step, est-mem, est-vs): count them as one region
     sent = {"live-estimates" if (e.get("id") or "").startswith("est-") else
@@ -257,8 +263,9 @@ def test_partial_after_one_notch_sends_only_changed_regions_within_budget(client
     # the meters it does send carry the new state's values
     for mid, v in _meter_values(r.text).items():
         assert v == api(AFTER)["meters"][mid]["value"]
-    # the links that keep the state take it from the live marker's canonical query (app.js): no copy in the partial
-    assert not [e for e in doc.having("hreflang") if e.tag == "a"], "the language switch is derived, not sent"
+    # the links that keep the state are sent with it (regions), with the new state's query
+    switch = [e for e in doc.having("hreflang") if e.tag == "a"]
+    assert len(switch) == 1 and query_of(switch[0].get("href")) == AFTER.query()
     marker = [e for e in doc.having("data-query") if e.get("id") == "live-marker"]
     assert len(marker) == 1 and query_of("?" + marker[0].get("data-query")) == AFTER.query()
 

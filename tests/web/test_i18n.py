@@ -14,6 +14,7 @@ from app import templating
 from app.i18n import catalogue, translator
 from app.i18n.formats import COUNTED_EN
 from app.model import WorkloadInputs, evaluate
+from app.model.architectures import CONFIG_ERROR_KINDS, SHAPE_NAMES
 from app.model.assumptions import ARCH_IDS, ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
@@ -139,6 +140,8 @@ FAMILIES: dict[str, list[str]] = {
     "enum.bound.*": _keys("enum.bound.*", *BOUNDS),
     "enum.what.*": _keys("enum.what.*", *WHATS),
     "est.lane.*": _keys("est.lane.*", *_seen("lane")),
+    "chart.memlane.*": _keys("chart.memlane.*", *{m.rstrip("_kv").removesuffix("_") for m in _seen("memlane")}),
+    "chart.phase.*": _keys("chart.phase.*", "gen", "tail", "score", "train", "sync"),
     "est.memlane.**": _keys("est.memlane.*", *_seen("memlane")),
     "est.part.*": _keys("est.part.*", *_seen("part")),
     "est.reality.*": _keys("est.reality.*", *(row.key for row in REALITY)),
@@ -146,7 +149,8 @@ FAMILIES: dict[str, list[str]] = {
     "gpu.*.name": _keys("gpu.*.name", *GPUS),
     "group.*.name": _keys("group.*.name", *(g[0] for g in diagram.GROUPS)),
     "input.*.hint": _keys("input.*.hint", *PARAM_NAMES),
-    "input.*.label": _keys("input.*.label", *PARAM_NAMES),
+    "input.*.label": _keys("input.*.label", *PARAM_NAMES, *SHAPE_NAMES),
+    "config.error.*": _keys("config.error.*", *CONFIG_ERROR_KINDS),
     "unit.*": _keys("unit.*", *(s.name for s in NUMBERS)),
     "level.*": _keys("level.*", *LEVELS),
     "meter.*.help": _keys("meter.*.help", *METER_IDS),
@@ -168,10 +172,12 @@ FAMILIES: dict[str, list[str]] = {
     "stage.*.name": _keys("stage.*.name", *STAGE_IDS),
     "stage.*.desc": _keys("stage.*.desc", *STAGE_IDS),
     **{f"walk.*.{part}": _keys(f"walk.*.{part}", *(w.number for w in WALKTHROUGH))
-       for part in ("title", "question", "reveal", "takeaway")},
+       for part in ("title", "question", "reveal", "numbers", "takeaway")},
 }
 # First arguments that are keys computed by the model (checked by test_every_model_key_formats)
 MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}
+# First arguments that are whole keys a region's view-model carries (checked by test_every_view_model_key_exists)
+VIEW_KEY_EXPRESSIONS = {"vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key"}
 
 
 def _first_arguments(source: str) -> list[str]:
@@ -271,7 +277,7 @@ def test_every_literal_key_a_template_uses_exists(lang):
 def test_every_dynamic_key_family_is_known():
     """A new `'prefix.' ~ x` in a template must be added to FAMILIES, so that its keys get checked."""
     unknown = sorted({(f, expr) for f, expr in TEMPLATE_CALLS
-                      if (p := _pattern(expr)) is None and expr not in MODEL_KEY_EXPRESSIONS
+                      if (p := _pattern(expr)) is None and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS
                       or p is not None and "*" in p and p not in FAMILIES})
     assert unknown == []
 
@@ -283,6 +289,19 @@ def test_every_dynamic_key_exists(lang):
     used |= {"input.*.label", "enum.bound.*", "enum.what.*"}  # the input_labels and targs filters
     missing = sorted(k for p in used for k in FAMILIES[p] if k not in cat)
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_view_model_key_exists(lang):
+    """The keys the regions' view-models carry whole (the template picks no key of its own for them)."""
+    from app.view.regions import state_regions
+
+    cat = catalogue(lang)
+    fields = {e.split(".", 1)[1] for e in VIEW_KEY_EXPRESSIONS}
+    keys = {getattr(reg.vm, f) for r in RESULTS for reg in state_regions(r).values() for f in fields
+            if hasattr(reg.vm, f)}
+    assert len(keys) > 10
+    assert sorted(k for k in keys if k not in cat) == []
 
 
 def test_python_literal_keys_exist():
@@ -402,8 +421,8 @@ def test_one_gpu_is_singular_in_english(client, inputs):
 
 
 def test_gpu_counts_read_the_same_in_chinese(client):
-    text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4))).text))
-    assert "Generation · 1 张 GPU" in text and "分离部署：1 张 GPU 做 generation" in text
+    text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4, placement="separate"))).text))
+    assert "Generation · 1 张 GPU" in text and "1 张 GPU 做生成" in text
 
 
 def test_english_source_titles_are_the_models():

@@ -67,11 +67,11 @@ def test_a_quote_is_the_model_figure_as_the_page_formats_it():
     # 80 GB × 0.9 usable = 72 GB
     assert figure("pairs=0&rollouts=0&placement=colocated&gpus=1", "memory.usable_gb", "gb", "zh") == "72 GB"
     # the default PPO step, figure by figure, against the model itself
-    r = evaluate(normalise({"rollouts": ["512"]})[0])
-    assert figure("rollouts=512", "step.total_s", "dur", "en") == fmt_duration(r.step.total_s, "en")
-    assert figure("rollouts=512", "step.generation_share", "pct", "en") == f"{r.step.generation_share * 100:.0f}%"
-    assert figure("rollouts=512", "step.generation_share", "pct", "zh") == "49%"  # 117 s / 240 s = 0.488
-    assert figure("rollouts=512", "memory.total_gb", "gb", "en") == fmt_gb(r.memory.total_gb) == "252 GB"
+    r = evaluate(normalise({"rollouts": ["512"], "placement": ["separate"]})[0])
+    assert figure("rollouts=512&placement=separate", "step.total_s", "dur", "en") == fmt_duration(r.step.total_s, "en")
+    assert figure("rollouts=512&placement=separate", "step.generation_share", "pct", "en") == f"{r.step.generation_share * 100:.0f}%"
+    assert figure("rollouts=512&placement=separate", "step.generation_share", "pct", "zh") == "49%"  # 117 s / 240 s = 0.488
+    assert figure("rollouts=512&placement=separate", "memory.total_gb", "gb", "en") == fmt_gb(r.memory.total_gb) == "252 GB"
     # 70B policy + 70B critic/RM: 2 · 16 · 70 + 2 · 2 · 70 = 2,520 GB.  The actor and critic's 2,240 GB alone need
     # 2,240 / 72 = 31.1 → 32 training GPUs at 72 GB usable each, so the fewest GPUs in all are more than 32 (with
     # generation and scoring GPUs, activations and logits); the quote is the model's own count, in each format
@@ -85,14 +85,14 @@ def test_a_quote_is_the_model_figure_as_the_page_formats_it():
 
 def test_a_quote_may_combine_fields():
     # 44.8 GB on the fullest training GPU ÷ 72 GB usable = 0.622 → 62%
-    assert figure("rollouts=512", "memory.per_gpu_gb/memory.usable_gb", "pct", "en") == "62%"
-    r = evaluate(normalise({"rollouts": ["512"]})[0])
+    assert figure("rollouts=512&placement=separate", "memory.per_gpu_gb/memory.usable_gb", "pct", "en") == "62%"
+    r = evaluate(normalise({"rollouts": ["512"], "placement": ["separate"]})[0])
     # the training-memory meter's figure is the fullest GPU at its fullest phase (activations and logits counted)
     assert r.meters["train_memory"].figure_args["pct"] == pytest.approx(100 * r.memory.peak_per_gpu_gb / 72)
     # dict keys and attributes alike; arithmetic with plain numbers
-    assert figure("rollouts=512", "meters.kl_risk.value", "n", "en") == "33"  # x = 1 · 0.01 / 0.02; 100 · x / (1 + x)
-    assert figure("rollouts=512", "step.total_s*inputs.gpus", "n", "en") == f"{round(r.step.total_s * 8):,}"
-    assert figure("rollouts=512", "step.gen.decode_step_s*1000", "n", "en") == f"{round(r.step.gen.decode_step_s * 1000)}"
+    assert figure("rollouts=512&placement=separate", "meters.kl_risk.value", "n", "en") == "33"  # x = 1 · 0.01 / 0.02; 100 · x / (1 + x)
+    assert figure("rollouts=512&placement=separate", "step.total_s*inputs.gpus", "n", "en") == f"{round(r.step.total_s * 8):,}"
+    assert figure("rollouts=512&placement=separate", "step.gen.decode_step_s*1000", "n", "en") == f"{round(r.step.gen.decode_step_s * 1000)}"
 
 
 @pytest.mark.parametrize(("query", "field", "fmt", "why"), [
@@ -123,7 +123,8 @@ def test_a_malformed_or_bad_quote_in_the_source_names_its_line():
         quote_figures("# t\n\nabout {{fig rollouts=512 step.nope dur}} per step\n", "en")
     with pytest.raises(FigureError, match=r"zh\.md line 2: .*not <query> <field> <format>"):
         quote_figures("# t\n约 {{fig rollouts=512 step.total_s}}\n", "zh")
-    assert quote_figures("one step ≈ {{fig rollouts=512 step.total_s dur}}.", "en").startswith("one step ≈ 4 min")  # 240 s
+    assert quote_figures("one step ≈ {{fig rollouts=512&placement=separate step.total_s dur}}.", "en").startswith(
+        "one step ≈ 4 min")  # 240 s
 
 
 def test_rendering_a_tutorial_with_a_bad_quote_raises(monkeypatch, tmp_path):
@@ -136,11 +137,11 @@ def test_rendering_a_tutorial_with_a_bad_quote_raises(monkeypatch, tmp_path):
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_tutorial_page_shows_the_quoted_figures(client, lang):
     body = client.get(f"/{lang}/tutorial").text
-    assert parse(body).by_id("sec-2-3") is not None
+    assert parse(body).by_id("sec-3-3") is not None
     for query, field, fmt in figures(_source(lang)):
         assert figure(query, field, fmt, lang) in body
     # the sentence of §2.3 reads the model's own step; the lab page for that state shows the same text
-    step = figure("rollouts=512", "step.total_s", "dur", lang)
+    step = figure("rollouts=512&placement=separate", "step.total_s", "dur", lang)
     lab = client.get(f"/{lang}/?rollouts=512").text
     assert step in lab and step in body
 

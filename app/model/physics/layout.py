@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.model.assumptions import (
     FSDP_MAX_DENSE_B,
@@ -187,9 +188,11 @@ def megatron_candidates(arch: Arch, gpus: int, cp: int) -> list[tuple[int, int, 
     return out
 
 
+@lru_cache(maxsize=4096)
 def training_layout(w: Workload, gpus: int, colocated: bool) -> TrainingLayout:
     """The trainer's layout on ``gpus`` GPUs: FSDP over all of them, or the first Megatron (TP, PP, EP) whose
-    training phase fits (``megatron_candidates``); the last one tried when none fits (it does not fit)."""
+    training phase fits (``megatron_candidates``); the last one tried when none fits (it does not fit).  Each
+    workload's layout on a GPU count is worked out once (the fit search and the step ask for the same ones)."""
     gpus = max(gpus, 1)
     backend = backend_for(w.arch)
     if backend == "fsdp":
@@ -203,32 +206,43 @@ def training_layout(w: Workload, gpus: int, colocated: bool) -> TrainingLayout:
     return layout  # type: ignore[return-value]
 
 
-def fitting_layouts(w: Workload, gpus: int, colocated: bool) -> list[TrainingLayout]:
+@lru_cache(maxsize=4096)
+def fitting_layouts(w: Workload, gpus: int, colocated: bool) -> tuple[TrainingLayout, ...]:
     """Every layout on ``gpus`` GPUs whose training phase fits (FSDP: the one; Megatron: each candidate that
     fits), for the step to take the fastest of (``training.fastest_layout``)."""
     gpus = max(gpus, 1)
     if backend_for(w.arch) == "fsdp":
         layout = _layout(w, "fsdp", 1, 1, 1, gpus, colocated)
-        return [layout] if layout.fits else []
+        return (layout,) if layout.fits else ()
     candidates = (_layout(w, "megatron", tp, pp, ep, gpus, colocated)
                   for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel))
-    return [layout for layout in candidates if layout.fits]
+    return tuple(layout for layout in candidates if layout.fits)
 
 
 def training_fits(w: Workload, gpus: int, colocated: bool) -> bool:
-    return training_layout(w, gpus, colocated).fits
+    """Whether some layout on ``gpus`` GPUs fits.  Megatron: for each pipeline depth the widest TP holds the least per
+    GPU — states 6 · N / (TP · PP) + 12 · N / G and activations / TP fall as TP grows — so those few are checked."""
+    gpus = max(gpus, 1)
+    if backend_for(w.arch) == "fsdp":
+        return _layout(w, "fsdp", 1, 1, 1, gpus, colocated).fits
+    widest: dict[int, tuple[int, int, int]] = {}
+    for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel):
+        widest[pp] = (tp, pp, ep)  # candidates come in rising TP for each PP
+    return any(_layout(w, "megatron", tp, pp, ep, gpus, colocated).fits for tp, pp, ep in widest.values())
 
 
 def min_training_gpus(w: Workload, colocated: bool = False) -> int | None:
-    """The fewest training GPUs whose layout fits (at least one per trained model), None beyond 4,096: the FSDP
-    floor ⌈states / (usable − activations − logits)⌉, found by galloping and bisection (``min_gpus_that_fit``)."""
+    """The fewest training GPUs whose layout fits (at least one per trained model), None beyond 4,096: found by
+    galloping and bisection (``min_gpus_that_fit``) from a floor below which the states cannot fit — every GPU holds
+    at least its share of the resident bytes, Σ parameters · bytes per parameter as d grows without bound / G."""
     layout = training_layout(w, 1, colocated)
-    room = w.usable_gb - layout.extra_gb
-    lo = 1
-    if room > 0 and layout.backend == "fsdp":
-        lo = max(1, math.floor(layout.states_gb / room))
+    if layout.backend == "fsdp":
+        floor_gb, room = layout.states_gb, w.usable_gb - layout.extra_gb
+    else:  # activations and logits split by TP up to a node's 8 GPUs
+        resident = megatron_bytes_per_param(MAX_GPUS, w.offload, w.tuning)[0]
+        floor_gb = resident * (w.arch.total_b + (w.rm_b if w.critic else 0.0))
+        room = w.usable_gb - layout.extra_gb / GPUS_PER_NODE
+    lo = max(1, math.floor(floor_gb / room)) if room > 0 else 1
     found = min_gpus_that_fit(lambda g: training_fits(w, g, colocated), lo=min(lo, MAX_GPUS))
     n_models = 2 if w.critic else 1
     return None if found is None else max(found, n_models)
-
-

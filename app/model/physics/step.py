@@ -37,7 +37,7 @@ from app.model.physics.generation import (
     engine_layout,
     step_engines,
 )
-from app.model.physics.layout import TrainingLayout, min_training_gpus, training_layout
+from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
 from app.model.physics.training import TrainingTime, compute_seconds, fastest_layout, training_seconds, training_time
@@ -149,7 +149,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
 def colocated_fits(w: Workload, i: WorkloadInputs, gpus: int) -> bool:
     """Colocated fit at G GPUs: the training phase fits (``training_layout``) and the widest engine instance the
     G GPUs allow holds its weights and one longest sequence's KV in the engine's share (``engine_fits``)."""
-    if not training_layout(w, gpus, colocated=True).fits:
+    if not training_fits(w, gpus, colocated=True):
         return False
     if i.rollouts <= 0:
         return True
@@ -208,6 +208,7 @@ class Step:
     training_time: TrainingTime | None = None      # its compute, bubble and communication
     optimizer_steps: int = 0  # optimizer steps this RL step takes (epochs · per epoch)
     generation_engine: EngineLayout | None = None  # the engine as launched: tp × pp instances, ep, replicas, GB/GPU
+    role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -253,12 +254,12 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     return out
 
 
-def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups
-                   ) -> tuple[int, int, int] | None:
+def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups,
+                   minimums: tuple[int | None, int, int | None]) -> tuple[int, int, int] | None:
     """The fastest split of the separate GPUs among the fixed one and those near the balance point
     (``_balanced``), on all G GPUs and on one node (a step never has to span a second node), each role at least
     its minimum (``role_minimums``); None when the roles' minimums exceed G."""
-    t_min, s_min, g_min = role_minimums(w, i)
+    t_min, s_min, g_min = minimums
     if i.rollouts <= 0 or t_min is None or g_min is None or t_min + s_min + g_min > i.gpus:
         return None
     layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
@@ -293,6 +294,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     w = w or workload(inputs, gpu)
     i = inputs
     colocated = i.placement == "colocated"
+    minimums = None
     if colocated:
         groups = gpu_groups(i.gpus, True)
         phases = _colocated_phases(w, i, i.gpus)
@@ -308,7 +310,8 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
-        best = _best_separate(w, i, engines, fixed)
+        minimums = role_minimums(w, i)
+        best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
         searched = groups != fixed
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
@@ -351,7 +354,8 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         sync_s=phases.sync_s, gpu_groups=layout, tail_s=tail, tail_share=tail / g.seconds if g.seconds > 0 else 0.0,
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
-        optimizer_steps=w.optimizer_steps, generation_engine=engine_layout(g) if g.gpus else None,
+        optimizer_steps=w.optimizer_steps, role_minimums=minimums,
+        generation_engine=engine_layout(g) if g.gpus else None,
     )
 
 

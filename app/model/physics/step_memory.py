@@ -117,7 +117,7 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         score_gb = mem.scoring_gb / groups.scoring if groups.scoring else 0.0
         gen_gb = weights_gb
         engine_gb = w.usable_gb
-        t_min, s_min, g_min = role_minimums(w, i)
+        t_min, s_min, g_min = step.role_minimums or role_minimums(w, i)
         possible = t_min is not None and g_min is not None and t_min + s_min + g_min <= MAX_GPUS
         min_g = max(SEPARATE_MIN_GPUS, t_min + s_min + g_min) if possible else None  # type: ignore[operator]
         peak = max(layout.peak_gb, score_gb + w.score_extra_gb if groups.scoring else 0.0, weights_gb)

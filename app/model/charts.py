@@ -1,0 +1,143 @@
+"""The series the lab's three charts draw, computed through ``evaluate()`` (the model's public entry point).
+
+Pure and web-free, like the rest of ``app/model``: numbers in, frozen records out; the view places them on an
+axis (``app/view/charts.py``) and the templates draw the SVG.  Only these fields of a ``Result`` are read, so the
+charts keep working whatever the physics modules become: ``stage``, ``step.generation_s``, ``step.scoring_s``,
+``step.training_s``, ``step.sync_s``, ``step.total_s``, ``step.tail_s``, ``step.gen.tail_floor_s``,
+``memory.fits``, ``memory.usable_gb``, ``memory.gpu_memory_gb`` and ``memory_lanes``.
+
+- ``step_vs_gpus``: one RL step's seconds by phase for every GPU count of the ``gpus`` ladder (1 … 4,096), with
+  whether the state fits and the longest response's floor.  The sweep depends on every input but ``gpus``, so it
+  is cached on the inputs with ``gpus`` (and the walkthrough ``step``) set aside: moving the GPU count redraws the
+  marker, not the sweep.
+- ``step_phases``: where one step's seconds go: generation (the batch, then the longest response's tail),
+  scoring, training, the refit or weight sync; and the wall-clock time no phase accounts for on its own.
+- ``memory``: per-GPU gigabytes by part for each GPU group, against the usable line and the card's memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from app.model.evaluate import Result, evaluate
+from app.model.inputs import NUMBER_SPECS, WorkloadInputs
+from app.model.stages import RL_LOOP_STAGES
+
+GPU_COUNTS: tuple[int, ...] = tuple(int(g) for g in NUMBER_SPECS["gpus"].ladder)  # the sweep's x values
+
+
+@dataclass(frozen=True, slots=True)
+class GpuPoint:
+    """One step on ``gpus`` GPUs: its phases in seconds (wall clock; under separate placement phases overlap, so
+    they need not add up to ``total_s``)."""
+
+    gpus: int
+    generation_s: float
+    scoring_s: float
+    training_s: float
+    sync_s: float
+    total_s: float
+    tail_floor_s: float  # the longest response decoded alone: no GPU count makes generation shorter
+    fits: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSweep:
+    points: tuple[GpuPoint, ...]
+    current: int       # the state's GPU count
+    rl_loop: bool      # False before the loop and under DPO: there is no RL step to draw
+
+    @property
+    def fitting_from(self) -> int | None:
+        """The smallest GPU count of the sweep that fits (None: none does)."""
+        return next((p.gpus for p in self.points if p.fits), None)
+
+
+def _point(r: Result, gpus: int) -> GpuPoint:
+    s = r.step
+    return GpuPoint(gpus=gpus, generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s,
+                    sync_s=s.sync_s, total_s=s.total_s, tail_floor_s=s.gen.tail_floor_s, fits=r.memory.fits)
+
+
+@lru_cache(maxsize=512)
+def _sweep(base: WorkloadInputs) -> tuple[GpuPoint, ...]:
+    return tuple(_point(evaluate(base.model_copy(update={"gpus": g})), g) for g in GPU_COUNTS)
+
+
+def step_vs_gpus(inputs: WorkloadInputs, stage: str) -> GpuSweep:
+    """The state's step at every GPU count of the ladder (the inputs' own count marked).
+
+    >>> sweep = step_vs_gpus(WorkloadInputs(), "ppo_loop")
+    >>> [p.gpus for p in sweep.points][:4], sweep.current, sweep.rl_loop
+    ([1, 2, 4, 8], 8, True)
+    """
+    base = inputs.model_copy(update={"gpus": NUMBER_SPECS["gpus"].default, "step": None})
+    return GpuSweep(points=_sweep(base), current=inputs.gpus, rl_loop=stage in RL_LOOP_STAGES)
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    part: str        # gen | tail | score | train | sync | other
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class StepPhases:
+    phases: tuple[Phase, ...]
+    total_s: float
+    overlapped_s: float  # phase seconds run beside another phase (separate placement, or a step run ahead)
+    rl_loop: bool
+
+
+def step_phases(r: Result) -> StepPhases:
+    """One step's wall clock by phase.  ``overlapped_s`` is how much the phases' sum exceeds the step (they ran at
+    the same time on different GPUs); the step's own wall clock is ``total_s``.
+
+    >>> p = step_phases(evaluate(WorkloadInputs(placement="colocated")))
+    >>> [x.part for x in p.phases][:2], p.rl_loop
+    (['gen', 'score'], True)
+    """
+    s = r.step
+    tail = min(s.tail_s, s.generation_s)
+    parts = (("gen", s.generation_s - tail), ("tail", tail), ("score", s.scoring_s), ("train", s.training_s),
+             ("sync", s.sync_s))
+    phases = tuple(Phase(part, seconds) for part, seconds in parts if seconds > 0 or part == "gen")
+    summed = sum(p.seconds for p in phases)
+    return StepPhases(phases=phases, total_s=s.total_s, overlapped_s=max(0.0, summed - s.total_s),
+                      rl_loop=r.stage in RL_LOOP_STAGES and s.total_s > 0)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLane:
+    lane: str
+    gpus: int
+    parts: tuple[tuple[str, float], ...]  # (part, GB per GPU)
+    total_gb: float
+    over: bool
+    kv: bool  # holds the engine's KV cache
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChart:
+    lanes: tuple[MemoryLane, ...]
+    usable_gb: float
+    gpu_gb: float
+    fits: bool
+
+
+def memory(r: Result) -> MemoryChart:
+    """Per-GPU memory by part, lane by lane (``Result.memory_lanes``), with the usable and the card's memory.
+
+    >>> m = memory(evaluate(WorkloadInputs()))
+    >>> m.gpu_gb, m.usable_gb < m.gpu_gb
+    (80.0, True)
+    """
+    lanes = tuple(MemoryLane(lane=x.lane, gpus=x.gpus, parts=tuple(x.parts), total_gb=x.total_gb, over=x.over,
+                             kv=any(part == "kv" for part, _ in x.parts)) for x in r.memory_lanes)
+    return MemoryChart(lanes=lanes, usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb,
+                       fits=r.memory.fits)
+
+
+__all__ = ["GPU_COUNTS", "GpuPoint", "GpuSweep", "MemoryChart", "StepPhases", "memory", "step_phases",
+           "step_vs_gpus"]

@@ -1,0 +1,274 @@
+"""The three charts' view-models: the model's series (``app/model/charts.py``) placed on an SVG's axes.
+
+Why server-side SVG: the partial already carries every region that changed, so a chart is one more region (its
+view-model compared like the others) and moves with every slider notch without a line of chart code in the
+browser; it prints, works without JavaScript, costs no request and a few hundred bytes gzipped; its numbers are
+the model's own, never a second model in JavaScript.  A table beside each chart says the same in words.
+
+Geometry only: every length here is in the SVG's own viewBox units; the templates format and draw.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.model import Result
+from app.model import charts as series
+
+# the step chart's plot area in viewBox units (the labels sit outside it)
+STEP_W, STEP_H = 760, 172
+STEP_LEFT, STEP_RIGHT, STEP_TOP, STEP_BOTTOM = 62, 748, 8, 140
+# a log axis's marks, each a round figure in the unit the page writes it in (100 ms … 10 days)
+SECOND_TICKS = (0.1, 1, 10, 60, 600, 7200, 86_400, 864_000)
+MIN_TICK_GAP = 16  # viewBox units between two marks' labels
+GPU_TICKS = (1, 8, 64, 512, 4096)
+BAR_W = 640  # the phase and memory charts' width; their height follows their rows
+BAR_LEFT, BAR_RIGHT = 150, 560
+BAR_ROW = 26
+
+
+def _round(x: float) -> float:
+    return round(x, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    at: float      # position on the axis, viewBox units
+    value: float   # seconds, GPUs or GB (formatted by the template)
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    x: float
+    w: float
+
+
+@dataclass(frozen=True, slots=True)
+class StepChartVM:
+    """``[data-chart="step_vs_gpus"]``: one step's seconds against the GPU count, both axes logarithmic."""
+
+    rl_loop: bool
+    total: str          # polyline points of the step's wall clock
+    generation: str
+    scoring: str
+    training: str
+    floor: str          # the longest response alone: generation never goes below it
+    unfit: tuple[Band, ...]   # GPU counts where the state does not fit in memory
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    marker_x: float
+    marker_y: float
+    current_gpus: int
+    current_s: float
+    fits: bool
+    fitting_from: int | None
+    rows: tuple[series.GpuPoint, ...]  # the table
+    width: int = STEP_W
+    height: int = STEP_H
+    left: int = STEP_LEFT
+    right: int = STEP_RIGHT
+    top: int = STEP_TOP
+    bottom: int = STEP_BOTTOM
+    plot_h: int = STEP_BOTTOM - STEP_TOP
+    y_label_x: int = STEP_LEFT - 6       # the seconds' labels, right-aligned left of the plot
+    x_label_y: int = STEP_BOTTOM + 16    # the GPU counts under it
+    axis_y: int = STEP_BOTTOM + 31       # the axis's name
+
+
+def _log_axis(lo: float, hi: float, a: float, b: float):  # noqa: ANN202 - a mapping function
+    """Map [lo, hi] (positive, log scale) onto [a, b]."""
+    span = math.log(hi) - math.log(lo) or 1.0
+    return lambda v: _round(a + (math.log(max(v, lo)) - math.log(lo)) / span * (b - a))
+
+
+def _spaced(ticks: tuple[Tick, ...]) -> tuple[Tick, ...]:
+    """The marks whose labels do not overlap the previous kept one's."""
+    kept: list[Tick] = []
+    for t in ticks:
+        if not kept or abs(kept[-1].at - t.at) >= MIN_TICK_GAP:
+            kept.append(t)
+    return tuple(kept)
+
+
+def _points(xs: list[float], ys: list[float]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in zip(xs, ys, strict=True))
+
+
+def step_chart(r: Result) -> StepChartVM:
+    sweep = series.step_vs_gpus(r.inputs, r.stage)
+    pts = sweep.points
+    x = _log_axis(pts[0].gpus, pts[-1].gpus, STEP_LEFT, STEP_RIGHT)
+    values = [v for p in pts for v in (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.tail_floor_s)
+              if v > 0] + ([r.step.total_s] if r.step.total_s > 0 else [])
+    lo = min(values, default=1.0)
+    hi = max(values, default=10.0)
+    lo = max(min(t for t in SECOND_TICKS if t <= lo * 1.0001) if lo >= SECOND_TICKS[0] else lo, 1e-3)
+    hi = max(hi, lo * 10)
+    y = _log_axis(lo, hi, STEP_BOTTOM, STEP_TOP)
+    xs = [x(p.gpus) for p in pts]
+
+    def line(field: str) -> str:
+        return _points(xs, [y(getattr(p, field)) for p in pts])
+
+    # shade each run of GPU counts that does not fit, from halfway to its neighbours (in log space)
+    edges = [STEP_LEFT] + [_round((a + b) / 2) for a, b in zip(xs, xs[1:], strict=False)] + [STEP_RIGHT]
+    unfit: list[Band] = []
+    for k, p in enumerate(pts):
+        if p.fits:
+            continue
+        if unfit and abs(unfit[-1].x + unfit[-1].w - edges[k]) < 1e-6:
+            unfit[-1] = Band(unfit[-1].x, _round(edges[k + 1] - unfit[-1].x))
+        else:
+            unfit.append(Band(edges[k], _round(edges[k + 1] - edges[k])))
+    current_s = r.step.total_s
+    return StepChartVM(
+        rl_loop=sweep.rl_loop and current_s > 0,
+        total=line("total_s"), generation=line("generation_s"), scoring=line("scoring_s"),
+        training=line("training_s"), floor=line("tail_floor_s"), unfit=tuple(unfit),
+        x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
+        y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)),
+        marker_x=x(min(max(sweep.current, pts[0].gpus), pts[-1].gpus)), marker_y=y(current_s) if current_s > 0 else STEP_BOTTOM,
+        current_gpus=sweep.current, current_s=current_s, fits=r.memory.fits, fitting_from=sweep.fitting_from,
+        rows=pts)
+
+
+# the glossary entry each chart part links to (app/content/glossary.json ids; the reference page's #g-<id>)
+PART_TERMS = {
+    "gen": "rollout", "tail": "response_tail", "score": "reward_model", "train": "ppo_epoch", "sync": "refit",
+    "actor": "policy", "critic": "critic", "reference": "reference_model", "reward": "reward_model",
+    "gen_weights": "paged_engine", "kv": "kv_cache", "activations": "activation_checkpointing",
+    "logits": "logits_memory", "sft": "sft", "rm": "reward_model", "total": "gpu_seconds",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    part: str
+    y: float
+    x: float
+    w: float
+    value: float   # seconds or GB
+
+    @property
+    def term(self) -> str:  # its glossary entry
+        return PART_TERMS.get(self.part, "")
+
+    @property
+    def text_y(self) -> float:  # the baseline of its label and value, inside a 20-unit bar
+        return self.y + 15
+
+    @property
+    def value_x(self) -> float:  # its value, just right of its end
+        return self.x + self.w + 6
+
+
+@dataclass(frozen=True, slots=True)
+class PhasesChartVM:
+    """``[data-chart="step_phases"]``: one bar per phase on a common seconds scale, then the step itself."""
+
+    rl_loop: bool
+    bars: tuple[Bar, ...]
+    total: Bar            # the step's wall clock
+    overlapped_s: float   # seconds run in parallel (the phases' sum minus the step)
+    x_ticks: tuple[Tick, ...]
+    height: int
+    width: int = BAR_W
+    left: int = BAR_LEFT
+    right: int = BAR_RIGHT
+    label_x: int = BAR_LEFT - 8  # the rows' names, right-aligned left of the bars
+
+    @property
+    def grid_bottom(self) -> int:  # the grid lines stop above the axis labels
+        return self.height - 18
+
+    @property
+    def tick_y(self) -> int:
+        return self.height - 4
+
+
+def _linear_ticks(hi: float, a: float, b: float, count: int = 4) -> tuple[Tick, ...]:
+    """About ``count`` round marks from 0 to ``hi`` on [a, b]."""
+    if hi <= 0:
+        return ()
+    raw = hi / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    n = int(hi // step)
+    return tuple(Tick(_round(a + k * step / hi * (b - a)), k * step) for k in range(n + 1))
+
+
+def phases_chart(r: Result) -> PhasesChartVM:
+    p = series.step_phases(r)
+    scale = max([p.total_s] + [ph.seconds for ph in p.phases]) or 1.0
+    span = BAR_RIGHT - BAR_LEFT
+    bars = tuple(Bar(ph.part, 8 + k * BAR_ROW, BAR_LEFT, _round(ph.seconds / scale * span), ph.seconds)
+                 for k, ph in enumerate(p.phases))
+    total = Bar("total", 8 + len(bars) * BAR_ROW + 6, BAR_LEFT, _round(p.total_s / scale * span), p.total_s)
+    return PhasesChartVM(rl_loop=p.rl_loop, bars=bars, total=total, overlapped_s=p.overlapped_s,
+                         x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=int(total.y + BAR_ROW + 20))
+
+
+@dataclass(frozen=True, slots=True)
+class MemLaneVM:
+    lane: str
+    gpus: int
+    y: float
+    bars: tuple[Bar, ...]
+    total_gb: float
+    over: bool
+    kv: bool
+
+    @property
+    def text_y(self) -> float:  # its name's baseline, inside a 24-unit row
+        return self.y + 17
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChartVM:
+    """``[data-chart="memory"]``: per-GPU GB by part, one row per GPU group, against the usable line."""
+
+    lanes: tuple[MemLaneVM, ...]
+    usable_x: float
+    cap_x: float
+    usable_gb: float
+    gpu_gb: float
+    fits: bool
+    dpo: bool           # DPO has no actor: its trained model is named the policy
+    x_ticks: tuple[Tick, ...]
+    height: int
+    width: int = BAR_W
+    left: int = BAR_LEFT
+    right: int = BAR_RIGHT
+    label_x: int = BAR_LEFT - 8  # the rows' names, right-aligned left of the bars
+
+    @property
+    def grid_bottom(self) -> int:  # the grid lines stop above the axis labels
+        return self.height - 18
+
+    @property
+    def tick_y(self) -> int:
+        return self.height - 4
+
+
+def memory_chart(r: Result) -> MemoryChartVM:
+    m = series.memory(r)
+    scale = max([m.gpu_gb] + [lane.total_gb for lane in m.lanes]) or 1.0
+    span = BAR_RIGHT - BAR_LEFT
+    lanes = []
+    for k, lane in enumerate(m.lanes):
+        x, bars = float(BAR_LEFT), []
+        for part, gb in lane.parts:
+            w = gb / scale * span
+            bars.append(Bar(part, 0.0, _round(x), _round(w), gb))
+            x += w
+        lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
+                               lane.kv))
+    height = int(8 + len(lanes) * (BAR_ROW + 4) + 24)
+    return MemoryChartVM(
+        lanes=tuple(lanes), usable_x=_round(BAR_LEFT + m.usable_gb / scale * span),
+        cap_x=_round(BAR_LEFT + m.gpu_gb / scale * span), usable_gb=m.usable_gb, gpu_gb=m.gpu_gb, fits=m.fits,
+        dpo=r.stage == "dpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
+
+
+__all__ = ["MemoryChartVM", "PhasesChartVM", "StepChartVM", "memory_chart", "phases_chart", "step_chart"]
