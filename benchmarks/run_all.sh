@@ -11,9 +11,9 @@
 #                                                                                           bench_browser.py
 #     b. first load: bytes, requests, render-blocking                                      bench_first_load.py
 #     c. the server: one client walking a ladder; 32 clients walking, as a class, and never-seen; /healthz floor
-#                                                                                           bench_server.py
+#                                                                                           locustfile.py
 #  4. the two-core host: a second `rlhf-lab --port P2`; 32 clients split evenly over the two ports, never-seen
-#     states, and the /healthz floor through both                                          bench_server.py
+#     states, and the /healthz floor through both                                          locustfile.py
 #  5. the peers' harness (shared/peers/measure_ui.py, adapter benchmarks/peer_adapter.json) on our page, then,
 #     with our server stopped, on the Gradio peer (queue=False; PEERS=all adds Gradio's defaults) from the peers'
 #     own venv (PEERS_VENV; set up as in docs/performance.md)
@@ -94,21 +94,9 @@ if start_lab "$P1"; then
   step "3b. first load"
   timeout 600 "$PY" benchmarks/bench_first_load.py --url "$B1/en/" --loads "$LOADS" --json "$OUT/first_load.json" \
     | tee "$OUT/first_load.txt"
-  step "3c. server, one worker: 1 client walking; 32 clients walking, as a class, never-seen; /healthz floor"
-  timeout 600 "$PY" benchmarks/bench_server.py --url "$B1" --concurrency 1:walk,32 --pattern walk,class,unique \
-    --duration "$DURATION" --floor --server-pid "$PID1" --label "one worker" --json "$OUT/server_one.json" \
-    | tee "$OUT/server_one.txt"
-
-  P2=$(free_port)
-  step "4. the two-core host: a second process, rlhf-lab --port $P2; 32 clients split over both ports"
-  if start_lab "$P2"; then
-    PID2=${PIDS[1]}
-    timeout 600 "$PY" benchmarks/bench_server.py --url "$B1,http://127.0.0.1:$P2" --concurrency 32:unique \
-      --duration "$DURATION" --floor --server-pid "$PID1" --server-pid "$PID2" \
-      --label "two rlhf-lab processes, two ports, clients split evenly" --json "$OUT/server_host.json" \
-      | tee "$OUT/server_host.txt"
-    kill "$PID2"
-  fi
+  step "3c. a class of 64 learners dragging sliders (locust, benchmarks/locustfile.py), one worker"
+  timeout 600 "$PY" -m locust -f benchmarks/locustfile.py --host "$B1" --headless -u 64 -r 16 -t "${DURATION}s" \
+    --csv "$OUT/class" --only-summary | tee "$OUT/class.txt"
 
   if [ -f "$PEERS_DIR/measure_ui.py" ]; then
     step "5. peers' harness on our page (benchmarks/peer_adapter.json)"
