@@ -1,4 +1,4 @@
-"""Shared helpers for the benchmark scripts: percentiles, loopback checks, the rollouts ladder walk, run metadata.
+"""Shared helpers for the benchmark scripts: percentiles, loopback checks, run metadata.
 
 Nothing here times anything by itself.  Percentiles are nearest-rank (the same definition as the peers' harness,
 shared/peers/measure_ui.py), so p95 of 60 samples is the 58th smallest value
@@ -14,7 +14,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path[:1]:  # the app of this checkout, whatever the current directory
@@ -51,33 +51,6 @@ def check_loopback(url: str) -> str:
     return url.rstrip("/")
 
 
-def ladder_walk(lang: str, start_index: int | None = None, param: str = "rollouts") -> tuple[list[str], int]:
-    """Query strings for every notch of one slider's ladder (other inputs at their defaults), and the default's
-    index.  A client walking up and down this list makes one-notch moves, as the keyboard slider does."""
-    from app.model import DEFAULTS
-    from app.model.inputs import NUMBERS
-
-    spec = next(s for s in NUMBERS if s.name == param)
-    ladder = list(spec.ladder)
-    default = getattr(DEFAULTS, param)
-    queries = []
-    for v in ladder:
-        value = int(v) if spec.integer else v
-        queries.append(urlencode(DEFAULTS.query(**{param: value})))
-    index = ladder.index(default) if start_index is None else start_index
-    return [f"/{lang}/?{q}" for q in queries], index
-
-
-def bounce(n: int, start: int):
-    """Endless up-and-down walk over 0..n-1 starting at `start` (the caller bounds the loop)."""
-    i, step = start, 1
-    while True:
-        yield i
-        if not 0 <= i + step < n:
-            step = -step
-        i += step
-
-
 def run_meta() -> dict:
     """Machine, versions and the app's git state, for every result file."""
     def git(*args: str) -> str:
@@ -89,7 +62,7 @@ def run_meta() -> dict:
             return ""
 
     versions = {}
-    for mod in ("fastapi", "starlette", "uvicorn", "jinja2", "pydantic", "playwright", "httptools", "uvloop"):
+    for mod in ("fastapi", "starlette", "uvicorn", "jinja2", "pydantic", "playwright", "httptools", "uvloop", "locust"):
         try:
             from importlib.metadata import version
 

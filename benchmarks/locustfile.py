@@ -1,79 +1,169 @@
-"""A class of learners dragging sliders, for locust (issue 23: "a class of 64 learners on the two-core host, p95 ≤
-100 ms and no error").  Replaces the hand-written HTTP client (loadgen.py) with a well-kept tool.
+"""A class of learners on the lab, for locust: each loads the lab page, then drags sliders, steps through the
+walkthrough, switches language now and then and asks the JSON API, with a learner's think time in between.
 
-    pip install '.[bench]'
-    rlhf-lab --port 8000 &
-    locust -f benchmarks/locustfile.py --host http://127.0.0.1:8000 --headless -u 64 -r 16 -t 60s \\
-        --csv results/class --only-summary
+    .venv/bin/locust -f benchmarks/locustfile.py --headless -u 64 -r 16 -t 60s \
+        --host http://127.0.0.1:8001 --lab-hosts http://127.0.0.1:8001,http://127.0.0.1:8002 \
+        --csv benchmarks/results/class_load --only-summary
+    .venv/bin/python benchmarks/class_load.py benchmarks/results/class_load --json benchmarks/results/class_load.json
 
-Each user is one browser tab: it opens the lab (the page), then mostly drags a slider one notch at a time (the htmx
-partial, with the headers htmx sends: HX-Request and HX-Current-URL, the state on screen, which the server diffs
-against), sometimes picks a choice, sometimes clicks a scenario card (a whole page) or asks the JSON API.  A
-response counts as a failure unless it is 200 and, for a move, an out-of-band partial.
+``--lab-hosts`` (optional; default ``--host``) splits the learners evenly over several servers: run_all.sh's
+two-core host is two ``rlhf-lab`` processes on two ports (docs/performance.md).  Only loopback hosts.
+
+What a learner's browser sends, as the lab's own code sends it (app/static/app.js, htmx):
+
+* **the first load**: ``GET /{lang}/`` and the page's scripts, stylesheet and icon (``static``; once per learner);
+* **a drag** (most of the time): focusing a slider fetches the partials of its two neighbouring notches (app.js's
+  fetch-ahead: ``GET /{lang}/?<state>`` with ``HX-Request: true`` and ``HX-Current-URL: <the state on screen>``);
+  each notch the hand moves is then answered from those, and fetches the new state's two neighbours.  A drag is 1–6
+  notches of one ladder parameter, 0.1–0.4 s apart.  The ladders are read from ``app.model.inputs``;
+* **a walkthrough step** (the next one, or the first): a boosted link, the whole page (``HX-Boosted: true``);
+* **a language switch**: the same state in the other language, also a boosted link;
+* **the JSON API**: ``GET /api/evaluate?<the state>``.
+
+Every answer is checked (status 200, a partial is a partial, a page ends with ``</html>``, the API answers JSON with
+the stage); anything else is a failure.  Think time between actions: 2–8 s (reading what moved).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-from urllib.parse import urlencode
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
-from locust import HttpUser, between, task
+import gevent
+from locust import between, events, task
+from locust.contrib.fasthttp import FastHttpUser
 
-from app.model import DEFAULTS
-from app.model.inputs import CHOICES, NUMBERS
-from app.model.scenarios import PRESETS
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the app of this checkout: its parameter ladders
 
-SLIDERS = {s.name: tuple(s.ladder) for s in NUMBERS if s.group == "workload"}  # the learner's sliders first
-CHOICE_VALUES = {c.name: c.choices for c in CHOICES if c.name in ("method", "placement")}
+from app.model.inputs import DEFAULTS, NUMBERS, fmt_param, normalise  # noqa: E402
+from app.model.scenarios import WALKTHROUGH  # noqa: E402
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# A learner drags the workload's sliders most (the first the page shows), the others now and then.
+SLIDERS = [s for s in NUMBERS if s.group == "workload"] * 4 + [s for s in NUMBERS if s.group != "workload"]
+STATIC = re.compile(r'<(?:link[^>]+rel="(?:stylesheet|icon)"[^>]*href|script[^>]+src)="(/static/[^"]+)"')
+NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 
 
-def _value(v: float) -> str:
-    return f"{v:g}"
+@events.init_command_line_parser.add_listener
+def _options(parser) -> None:  # noqa: ANN001
+    parser.add_argument("--lab-hosts", default="", help="comma-separated loopback base URLs: the learners are split "
+                        "evenly over them (default: --host)")
 
 
-class Learner(HttpUser):
-    wait_time = between(0.15, 0.6)  # a hand on a slider: a few notches a second
+_seats = itertools.count()  # the n-th learner to arrive sits at host n mod len(hosts)
+
+
+def canonical(query: dict[str, str]) -> dict[str, str]:
+    """The state as the page's own links write it (normalise's rules applied, as the server does)."""
+    return normalise(query)[0].query()
+
+
+def notches(spec) -> list[str]:  # noqa: ANN001
+    return [fmt_param(int(v) if spec.integer else v) for v in spec.ladder]
+
+
+def nearest(ladder: list[str], value: str) -> int:
+    x = float(value)
+    return min(range(len(ladder)), key=lambda i: abs(float(ladder[i]) - x))
+
+
+class Learner(FastHttpUser):
+    wait_time = between(2, 8)  # reading what moved
+    network_timeout = 10.0
+    connection_timeout = 10.0
+
+    def __init__(self, environment) -> None:  # noqa: ANN001
+        opts = environment.parsed_options
+        hosts = [h.strip().rstrip("/") for h in (getattr(opts, "lab_hosts", "") or "").split(",") if h.strip()]
+        hosts = hosts or [environment.host.rstrip("/")]
+        for h in hosts:
+            if urlsplit(h).hostname not in LOOPBACK:
+                raise SystemExit(f"only loopback hosts: {h}")
+        self.host = hosts[next(_seats) % len(hosts)]
+        super().__init__(environment)
 
     def on_start(self) -> None:
-        self.lang = random.choice(("en", "zh"))
-        self.state = {k: str(v) for k, v in DEFAULTS.query().items()}
-        self.client.get(f"/{self.lang}/", name="/{lang}/ page")
+        self.rng = random.Random()
+        self.lang = "zh" if self.rng.random() < 0.4 else "en"
+        self.state = DEFAULTS.query()
+        self.step = 0
+        r = self.get(f"/{self.lang}/", "page (first load)")
+        if r is not None:
+            for src in dict.fromkeys(STATIC.findall(NOSCRIPT.sub("", r.text or ""))):
+                self.get(src, "static", kind="static")
 
-    def _url(self, state: dict) -> str:
-        return f"/{self.lang}/?{urlencode(state)}"
+    # --- what a browser sends -----------------------------------------------------------------------------------
 
-    def _move(self, name: str, value: str) -> None:
-        before = self._url(self.state)
-        after = {**self.state, name: value}
-        headers = {"HX-Request": "true", "HX-Current-URL": f"{self.host}{before}"}
-        with self.client.get(self._url(after), headers=headers, name="/{lang}/ partial", catch_response=True) as r:
-            if r.status_code != 200 or 'hx-swap-oob="true"' not in r.text:
-                r.failure(f"not a partial: {r.status_code}")
-                return
-            r.success()
-        self.state = after
+    def url(self, state: dict[str, str], lang: str | None = None) -> str:
+        return f"/{lang or self.lang}/?{urlencode(state)}"
 
-    @task(20)
-    def drag_a_slider(self) -> None:
-        name = random.choice(tuple(SLIDERS))
-        ladder = SLIDERS[name]
-        now = float(self.state.get(name, ladder[0]))
-        k = min(range(len(ladder)), key=lambda j: abs(ladder[j] - now))
-        k = max(0, min(len(ladder) - 1, k + random.choice((-1, 1))))
-        self._move(name, _value(ladder[k]))
+    def get(self, path: str, name: str, headers: dict[str, str] | None = None, kind: str = "page"):  # noqa: ANN201
+        with self.client.get(path, name=name, headers=headers or {}, catch_response=True) as r:
+            text = r.text or ""
+            if r.status_code != 200:
+                r.failure(f"status {r.status_code}")
+            elif kind == "page" and not text.rstrip().endswith("</html>"):
+                r.failure("not a whole page")
+            elif kind == "partial" and ("hx-swap-oob" not in text or "<html" in text):
+                r.failure("not a partial")
+            elif kind == "api" and '"stage"' not in text:
+                r.failure("no stage in the answer")
+            else:
+                r.success()
+                return r
+        return None
+
+    def ahead(self, state: dict[str, str], name: str, value: str) -> None:
+        """app.js's fetch-ahead: the partial for `name` = `value`, computed against the state on screen."""
+        new = canonical({**state, name: value})
+        if new != state:
+            self.get(self.url(new), "partial (a neighbouring notch)", kind="partial",
+                     headers={"HX-Request": "true", "HX-Current-URL": self.host + self.url(state)})
+
+    def neighbours(self, spec, ladder: list[str]) -> None:  # noqa: ANN001
+        i = nearest(ladder, self.state[spec.name])
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(ladder):
+                self.ahead(self.state, spec.name, ladder[j])
+
+    # --- what a learner does ------------------------------------------------------------------------------------
+
+    @task(10)
+    def drag(self) -> None:
+        spec = self.rng.choice(SLIDERS)
+        if spec.name == "policy_b" and self.state.get("arch", "custom") != "custom":
+            return  # a named architecture sets the policy size: its slider is disabled
+        ladder = notches(spec)
+        self.neighbours(spec, ladder)  # the hand rests on the slider
+        direction = self.rng.choice((-1, 1))
+        for _ in range(self.rng.randint(1, 6)):
+            i = nearest(ladder, self.state[spec.name]) + direction
+            if not 0 <= i < len(ladder):
+                break
+            self.state = canonical({**self.state, spec.name: ladder[i]})  # answered from what was fetched ahead
+            self.neighbours(spec, ladder)
+            gevent.sleep(self.rng.uniform(0.1, 0.4))  # the hand moves on
 
     @task(3)
-    def pick_a_choice(self) -> None:
-        name = random.choice(tuple(CHOICE_VALUES))
-        self._move(name, random.choice(CHOICE_VALUES[name]))
-
-    @task(2)
-    def click_a_scenario(self) -> None:
-        preset = random.choice(PRESETS)
-        self.state = {k: str(v) for k, v in preset.inputs.query().items()}
-        self.client.get(self._url(self.state), headers={"HX-Request": "true", "HX-Boosted": "true"},
-                        name="/{lang}/ scenario")
+    def walkthrough_step(self) -> None:
+        before = self.host + self.url(self.state)
+        self.step = self.step % len(WALKTHROUGH) + 1
+        self.state = WALKTHROUGH[self.step - 1].inputs.query()
+        self.get(self.url(self.state), "page (a walkthrough step)",
+                 headers={"HX-Request": "true", "HX-Boosted": "true", "HX-Current-URL": before})
 
     @task(1)
-    def ask_the_api(self) -> None:
-        self.client.get(f"/api/evaluate?{urlencode(self.state)}", name="/api/evaluate")
+    def switch_language(self) -> None:
+        before = self.host + self.url(self.state)
+        self.lang = "en" if self.lang == "zh" else "zh"
+        self.get(self.url(self.state), "page (language switch)",
+                 headers={"HX-Request": "true", "HX-Boosted": "true", "HX-Current-URL": before})
+
+    @task(2)
+    def api(self) -> None:
+        self.get(f"/api/evaluate?{urlencode(self.state)}", "/api/evaluate", kind="api")

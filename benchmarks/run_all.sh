@@ -1,28 +1,30 @@
 #!/usr/bin/env bash
-# Every figure of docs/performance.md, in one go (≈ 5 min on the 2-core box; 4 min in the recorded run):
+# Every figure of docs/performance.md, in one go (≈ 8 min on the 2-core box; QUICK=1 ≈ 5 min):
 #
 #   bash benchmarks/run_all.sh                 # writes benchmarks/results/ (stale result files removed first)
-#   QUICK=1 bash benchmarks/run_all.sh         # shorter runs, for a look
+#   QUICK=1 bash benchmarks/run_all.sh         # shorter runs, to check the script
 #
-#  1. the model: median / p95 of evaluate() on random states              benchmarks/bench_model.py
-#  2. partial sizes: every one-notch move from the defaults and random states, en + zh      partial_sizes.py
-#  3. one worker: `rlhf-lab --port P1` (one uvicorn worker, the project's CLI) on a free port, then
+#  1. the model: median / p95 of evaluate() on the defaults, the presets and random states (information)
+#                                                                                           bench_model.py
+#  2. partial sizes: every one-notch move from the defaults and random states, en + zh (information; the tests
+#     assert the size guard)                                                               partial_sizes.py
+#  3. one `rlhf-lab --port P1` (one uvicorn worker, the project's CLI) on a free port, then
 #     a. the browser: key → meters with fetch-ahead, a cold move and a bare fetch() + DOM write, interleaved
 #                                                                                           bench_browser.py
 #     b. first load: bytes, requests, render-blocking                                      bench_first_load.py
-#     c. the server: one client walking a ladder; 32 clients walking, as a class, and never-seen; /healthz floor
-#                                                                                           locustfile.py
-#  4. the two-core host: a second `rlhf-lab --port P2`; 32 clients split evenly over the two ports, never-seen
-#     states, and the /healthz floor through both                                          locustfile.py
-#  5. the peers' harness (shared/peers/measure_ui.py, adapter benchmarks/peer_adapter.json) on our page, then,
-#     with our server stopped, on the Gradio peer (queue=False; PEERS=all adds Gradio's defaults) from the peers'
-#     own venv (PEERS_VENV; set up as in docs/performance.md)
+#     c. the peers' harness (shared/peers/measure_ui.py, adapter benchmarks/peer_adapter.json) on our page
+#  4. with our server stopped, the Gradio peer (queue=False; PEERS=all adds Gradio's defaults) from the peers' own
+#     venv (PEERS_VENV; set up as in docs/performance.md), measured by the same harness
+#  5. a class of learners on the two-core host: two `rlhf-lab` processes on two ports (one per core, as
+#     deploy/nginx.conf runs them), the learners split evenly between them; locust, headless
+#                                                                      locustfile.py → class_load.py
 #  6. deploy/test_nginx.sh if nginx is installed: deploy/nginx.conf for real in front of two processes, its
-#     checks, a short mixed load and never-seen partials through it                nginx.txt, server_nginx.json
+#     checks and the same class through nginx (information)                      nginx.txt, nginx_load.json
 #  7. benchmarks/summarize.py → summary.txt / summary.json: every budget of benchmarks/budgets.py, met or not
 #
 # Knobs: OUT=benchmarks/results  QUICK=1  PEERS=gradio|all|none  PEERS_DIR=../shared/peers (from the repo root)
-#        PEERS_VENV=benchmarks/.peers-venv  NGINX=1|0
+#        PEERS_VENV=benchmarks/.peers-venv  NGINX=1|0  CLASS_TIME=60s
+# Needs the `bench` extra (locust): pip install -e '.[bench]'.
 # Everything is bounded: each wait has a timeout, each benchmark a fixed size; servers are stopped by PID.
 set -u
 cd "$(dirname "$0")/.."
@@ -32,10 +34,12 @@ OUT=${OUT:-benchmarks/results}
 PEERS=${PEERS:-gradio}
 PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
 PEERS_VENV=${PEERS_VENV:-$ROOT/benchmarks/.peers-venv}
-if [ "${QUICK:-0}" = 1 ]; then MOVES=30 ROUNDS=2 LOADS=3 DURATION=4 ITER=20 MODEL_ARGS=--quick RANDOM_STATES=10
-else MOVES=60 ROUNDS=3 LOADS=5 DURATION=8 ITER=40 MODEL_ARGS="" RANDOM_STATES=40; fi
+if [ "${QUICK:-0}" = 1 ]; then MOVES=30 ROUNDS=2 LOADS=3 ITER=20 MODEL_ARGS=--quick RANDOM_STATES=10 CLASS=20s
+else MOVES=60 ROUNDS=3 LOADS=5 ITER=40 MODEL_ARGS="" RANDOM_STATES=40 CLASS=60s; fi
+CLASS=${CLASS_TIME:-$CLASS}
+LEARNERS=$("$PY" -c 'import runpy; print(int(runpy.run_path("benchmarks/budgets.py")["BUDGETS"]["class_learners"]))')
 mkdir -p "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/*.png "$OUT"/*.log   # one run per folder: nothing stale
+rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/*.png "$OUT"/*.log "$OUT"/*.csv   # one run per folder: nothing stale
 
 PIDS=()
 stop_all() {  # stop every server this script started, by PID: TERM, at most 5 s, then KILL
@@ -73,7 +77,7 @@ start_lab() {  # start_lab PORT: `rlhf-lab --port PORT` (app/cli.py: one uvicorn
 step() { echo; echo "== $*"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 
-echo "run started $(date -u +%Y-%m-%dT%H:%MZ); load average $(loadavg); $(nproc) CPUs" | tee "$OUT/run.txt"
+echo "run started $(date -u +%Y-%m-%dT%H:%MZ)$( [ "${QUICK:-0}" = 1 ] && echo " (QUICK=1: shorter runs, to check the script)"); load average $(loadavg); $(nproc) CPUs" | tee "$OUT/run.txt"
 
 step "1. model evaluation"
 # shellcheck disable=SC2086
@@ -87,21 +91,18 @@ P1=$(free_port)
 B1="http://127.0.0.1:$P1"
 step "3. one worker: rlhf-lab --port $P1"
 if start_lab "$P1"; then
-  PID1=${PIDS[0]}
   step "3a. browser: key → meters, three modes interleaved"
   timeout 900 "$PY" benchmarks/bench_browser.py --url "$B1/en/" --moves "$MOVES" --rounds "$ROUNDS" \
     --json "$OUT/browser.json" --screenshot "$OUT/browser.png" | tee "$OUT/browser.txt"
   step "3b. first load"
   timeout 600 "$PY" benchmarks/bench_first_load.py --url "$B1/en/" --loads "$LOADS" --json "$OUT/first_load.json" \
     | tee "$OUT/first_load.txt"
-  step "3c. a class of 64 learners dragging sliders (locust, benchmarks/locustfile.py), one worker"
-  timeout 600 "$PY" -m locust -f benchmarks/locustfile.py --host "$B1" --headless -u 64 -r 16 -t "${DURATION}s" \
-    --csv "$OUT/class" --only-summary | tee "$OUT/class.txt"
-
   if [ -f "$PEERS_DIR/measure_ui.py" ]; then
-    step "5. peers' harness on our page (benchmarks/peer_adapter.json)"
+    step "3c. peers' harness on our page (benchmarks/peer_adapter.json)"
     timeout 600 "$PY" "$PEERS_DIR/measure_ui.py" --url "$B1/en/" --adapter-file benchmarks/peer_adapter.json \
       --loads "$LOADS" --iterations "$ITER" --out "$OUT/harness_ours.json" | tee "$OUT/harness_ours.txt"
+  else
+    echo "no $PEERS_DIR/measure_ui.py (PEERS_DIR): no harness figures"
   fi
 fi
 stop_all
@@ -123,22 +124,46 @@ measure_peer() {  # measure_peer NAME PORT ENV=… COMMAND…: the peer from its
 
 if [ "$PEERS" != none ] && [ -x "$PEERS_VENV/bin/python" ] && [ -f "$PEERS_DIR/gradio_lab.py" ]; then
   P3=$(free_port)
-  step "5. peer: Gradio, queue=False, on 127.0.0.1:$P3"
+  step "4. peer: Gradio, queue=False, on 127.0.0.1:$P3"
   measure_peer gradio_noqueue "$P3" GRADIO_LAB_PORT="$P3" GRADIO_LAB_QUEUE=0 "$PEERS_VENV/bin/python" \
     "$PEERS_DIR/gradio_lab.py"
   if [ "$PEERS" = all ]; then
     P4=$(free_port)
-    step "5. peer: Gradio, defaults (queue on), on 127.0.0.1:$P4"
+    step "4. peer: Gradio, defaults (queue on), on 127.0.0.1:$P4"
     measure_peer gradio "$P4" GRADIO_LAB_PORT="$P4" "$PEERS_VENV/bin/python" "$PEERS_DIR/gradio_lab.py"
   fi
 elif [ "$PEERS" != none ]; then
   echo "no peers venv at $PEERS_VENV (docs/performance.md says how to make one): no Gradio figures"
 fi
 
+locust_class() {  # locust_class LABEL HOST [HOST2]: the class on the host(s), then class_load.py → class_load.json
+  local label=$1 hosts load
+  hosts=$(IFS=,; echo "${*:2}")
+  load=$(loadavg)
+  timeout 300 "$PY" -m locust -f benchmarks/locustfile.py --headless -u "$LEARNERS" -r 16 -t "$CLASS" \
+    --host "$2" --lab-hosts "$hosts" --csv "$OUT/class_load" --only-summary --loglevel WARNING 2>&1 \
+    | tee "$OUT/class_load.txt"
+  "$PY" benchmarks/class_load.py "$OUT/class_load" --users "$LEARNERS" --run-time "$CLASS" --label "$label" \
+    --loadavg-at-start "$load" --json "$OUT/class_load.json" | tee -a "$OUT/class_load.txt"
+}
+
+if "$PY" -c 'import locust' 2>/dev/null; then
+  P1=$(free_port)
+  P2=$(free_port)
+  while [ "$P2" = "$P1" ]; do P2=$(free_port); done
+  step "5. a class of $LEARNERS learners, $CLASS, on the two-core host: rlhf-lab on ports $P1 and $P2"
+  if start_lab "$P1" && start_lab "$P2"; then
+    locust_class "two rlhf-lab processes (one per core), learners split evenly over their two ports" \
+      "http://127.0.0.1:$P1" "http://127.0.0.1:$P2"
+  fi
+  stop_all
+else
+  echo "no locust in $PY's environment (pip install -e '.[bench]'): no class figures"
+fi
+
 if [ "${NGINX:-1}" = 1 ] && { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; }; then
-  step "6. deploy/test_nginx.sh: two processes behind deploy/nginx.conf: checks, a 10 s mixed load, never-seen partials"
-  DURATION=10 CLIENTS=32 LOAD_JSON="$OUT/nginx_load.json" UNIQUE=1 UNIQUE_JSON="$OUT/server_nginx.json" \
-    timeout 600 bash deploy/test_nginx.sh 2>&1 \
+  step "6. deploy/test_nginx.sh: two processes behind deploy/nginx.conf: its checks, then the class through nginx"
+  DURATION=${CLASS%s} CLIENTS="$LEARNERS" LOAD_JSON="$OUT/nginx_load.json" timeout 600 bash deploy/test_nginx.sh 2>&1 \
     | sed -e "s|/tmp/[A-Za-z0-9._-]*|<tmp>|g" | tee "$OUT/nginx.txt"
 fi
 

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Run deploy/nginx.conf for real, on loopback, in a temp dir: two app processes (the project's CLI, rlhf-lab: one
-# worker each, each on its own port) behind nginx, cache and header checks with curl, then the load test through
-# nginx.  Stops everything it started, by PID.
+# worker each, each on its own port) behind nginx, cache and header checks with curl, then a class of learners
+# through nginx (benchmarks/locustfile.py).  Stops everything it started, by PID.
 #
-#   bash deploy/test_nginx.sh                   # checks + a 20 s load test (64 clients)
+#   bash deploy/test_nginx.sh                   # checks + a 20 s class of 64 learners
 #   DURATION=60 CLIENTS=64 bash deploy/test_nginx.sh
 #   DURATION=0 bash deploy/test_nginx.sh        # checks only
-#   UNIQUE=1 bash deploy/test_nginx.sh          # also never-seen partials/s through nginx (benchmarks/bench_server.py)
-#   KEEP=1 bash deploy/test_nginx.sh            # keep the temp dir (logs, cache, load-test JSON)
+#   KEEP=1 bash deploy/test_nginx.sh            # keep the temp dir (logs, cache, locust's CSV and the JSON)
+#   LOAD_JSON=out.json bash deploy/test_nginx.sh   # also copy the class's figures there
 #
-# Needs nginx (Debian: apt-get install -y nginx) and the project venv (.venv).  Exit status: number of failed
-# checks (0 = all good), or 1 if the load test saw errors or 5xx.
+# Needs nginx (Debian: apt-get install -y nginx) and the project venv (.venv) with the `bench` extra (locust) for
+# the load.  Exit status: number of failed checks (0 = all good), or 1 if the class saw a failure.
 set -u -o pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +18,6 @@ PY="${PY:-$ROOT/.venv/bin/python}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 DURATION="${DURATION:-20}"
 CLIENTS="${CLIENTS:-64}"
-MIX="${MIX:-page=2,partial=6,api=2,static=0}"
 [ -x "$NGINX" ] || { echo "nginx not found (apt-get install -y nginx)"; exit 2; }
 [ -x "$PY" ] || { echo "no venv python at $PY"; exit 2; }
 
@@ -184,23 +183,17 @@ sleep 5   # fail_timeout: let nginx take the restarted process back
 
 echo "checks failed: $FAILED"
 
-# --- load through nginx ------------------------------------------------------------------------------------------------
+# --- a class of learners through nginx (benchmarks/locustfile.py) ------------------------------------------------------
 LOAD_RC=0
 if [ "$DURATION" != 0 ]; then
-    echo "load test through nginx: $CLIENTS clients, ${DURATION} s, mix $MIX"
-    "$PY" "$ROOT/benchmarks/load_test.py" --url "$BASE" --pid "${PIDS[0]}" --pid "${PIDS[1]}" --pid "$NGINX_PID" \
-        --clients "$CLIENTS" --duration "$DURATION" --mix "$MIX" --json "$TMP/load-nginx.json"
+    echo "a class of $CLIENTS learners through nginx, ${DURATION} s (benchmarks/locustfile.py)"
+    (cd "$ROOT" && timeout $((DURATION + 120)) "$PY" -m locust -f benchmarks/locustfile.py --headless -u "$CLIENTS" \
+        -r 16 -t "${DURATION}s" --host "$BASE" --csv "$TMP/class" --only-summary --loglevel WARNING)
     LOAD_RC=$?
+    "$PY" "$ROOT/benchmarks/class_load.py" "$TMP/class" --users "$CLIENTS" --run-time "${DURATION}s" \
+        --label "two rlhf-lab processes behind deploy/nginx.conf" --json "$TMP/load-nginx.json" || LOAD_RC=1
     [ -n "${LOAD_JSON:-}" ] && cp "$TMP/load-nginx.json" "$LOAD_JSON"
     echo "nginx cache entries: $(find "$TMP/cache" -type f | wc -l)   error log lines: $(wc -l <"$TMP/logs/nginx.error.log")"
-fi
-
-# --- never-seen partials through nginx (no cache can answer them): the two-core host's figure behind the proxy -------
-if [ "${UNIQUE:-0}" = 1 ]; then
-    echo "never-seen partials through nginx: 32 clients, 8 s, benchmarks/bench_server.py --pattern unique"
-    "$PY" "$ROOT/benchmarks/bench_server.py" --url "$BASE" --concurrency 32:unique --duration 8 --floor \
-        --server-pid "${PIDS[0]}" --server-pid "${PIDS[1]}" --label "two processes behind deploy/nginx.conf" \
-        ${UNIQUE_JSON:+--json "$UNIQUE_JSON"}
 fi
 
 [ "$FAILED" = 0 ] || exit "$FAILED"
