@@ -9,6 +9,10 @@ Values are ``str.format`` templates with named fields.  Besides the standard for
 (app/i18n/formats.py): ``{x:n}`` integer with thousands separators · ``{x:dur}`` a duration in seconds as
 s / min / h / d (``{x:hdur}``: the same, given in hours) · ``{x:gb}`` gigabytes · ``{x:pct}`` a percentage · ``{x:b}`` billions of parameters ·
 ``{x:g3}`` 3 significant digits · ``{x:gpus}`` a GPU count with its noun ("1 GPU", "8 GPUs"; "8 张 GPU").
+
+A term is written ``[[glossary id|the words shown]]`` (app/i18n/terms.py): a markup text (``tm``) renders it as a link
+to the glossary entry on ``/{lang}/reference`` with the entry's short definition as its title, a plain text (``t``)
+as the words alone.  Both languages of a key link the same entries (tests/web/test_terms_defined.py).
 """
 
 from __future__ import annotations

@@ -42,13 +42,13 @@ def term_ids() -> frozenset[str]:
     return frozenset(_by_id())
 
 
-_SENTENCE_END = {"en": re.compile(r"(?<=[.;:])\s"), "zh": re.compile(r"(?<=[。；：])")}
+_SENTENCE_END = {"en": re.compile(r"(?<=[.;])\s"), "zh": re.compile(r"(?<=[。；])")}
 
 
 @cache
 def short_definition(term_id: str, lang: str) -> str:
-    """The entry's one-line definition (its ``short``, else its definition up to the first full stop, semicolon or
-    colon).  Raises KeyError for an unknown id: a link to nowhere is a bug.
+    """The entry's one-line definition (its ``short``, else its definition up to the first full stop or
+    semicolon).  Raises KeyError for an unknown id: a link to nowhere is a bug.
 
     >>> short_definition("kv_cache", "en").startswith("The attention keys and values")
     True
@@ -56,7 +56,7 @@ def short_definition(term_id: str, lang: str) -> str:
     entry = _by_id()[term_id][lang]
     if entry.get("short"):
         return entry["short"]
-    first = _SENTENCE_END[lang].split(entry["def"], maxsplit=1)[0].strip().rstrip(";；:：.。")
+    first = _SENTENCE_END[lang].split(entry["def"], maxsplit=1)[0].strip().rstrip(";；.。")
     return first + ("。" if lang == "zh" else ".")
 
 

@@ -131,8 +131,8 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
         whole = bottleneck == "rollout_gen" and i.staleness and step.generation_share >= 0.995
         # model states that do not fit: the bottleneck is memory, and the timings below it are only indicative (the
         # engine is left a batch of one), not "policy update … generation 33 h (100 %)"
-        key = ("why.bottleneck.nofit" if mem_meter.figure_args["min_gpus"] else "why.bottleneck.nofit_never") if (
-            not memory.fits) else ("why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
+        key = meters.nofit_reason(mem_meter, i.offload) if not memory.fits else (
+            "why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
         out.append(Reason(key, {
             "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
             "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
@@ -162,5 +162,5 @@ def _reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter) -
     else:
         out.append(Reason("why.offline.sft" + one, {"sft_s": offline.sft_epoch_s, "demos": i.demos}))
     args = dict(mem_meter.figure_args)
-    out.append(Reason(("why.memory.fits" if mem_meter.level != "hot" else "why.memory.tight") + one, args))
+    out.append(Reason(meters.memory_reason(mem_meter, one=i.gpus == 1), args))
     return tuple(out)

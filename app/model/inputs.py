@@ -313,6 +313,25 @@ def _between(values: dict[str, object]) -> list[Notice]:
 _DEFAULT_VALUES = DEFAULTS.model_dump()  # what normalise() starts from (dumped once, not per call)
 
 
+def refused(inputs: WorkloadInputs) -> list[dict]:
+    """The rules between parameters that the strict JSON API refuses instead of correcting, as validation errors
+    (FastAPI's 422 records: ``loc`` names the field).  The page applies the same rule with a visible notice
+    (``normalise``).  A longest response below the mean cannot be: raising it silently would answer a question
+    nobody asked.
+
+    >>> [e["loc"] for e in refused(WorkloadInputs(response_tokens=2048, response_max_tokens=1024))]
+    [('query', 'response_max_tokens')]
+    >>> refused(WorkloadInputs(response_tokens=2048))
+    []
+    """
+    if inputs.response_max_tokens < inputs.response_tokens:
+        return [{"type": "greater_than_equal", "loc": ("query", "response_max_tokens"),
+                 "msg": f"Input should be greater than or equal to response_tokens ({inputs.response_tokens}): "
+                        "the longest response cannot be shorter than the mean",
+                 "input": fmt_param(inputs.response_max_tokens), "ctx": {"ge": inputs.response_tokens}}]
+    return []
+
+
 def effective(inputs: WorkloadInputs) -> WorkloadInputs:
     """Inputs the model computes with: the rules of ``normalise`` between parameters, for inputs that arrive
     validated but not normalised (the JSON API).  Inputs that already obey them come back as they are."""

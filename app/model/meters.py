@@ -120,6 +120,31 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
 
 
+def memory_fits(m: Meter) -> bool:
+    """Whether the memory meter's state fits (its figure is none of the does-not-fit ones): what the stage header and
+    the why-panel need to name memory as the bottleneck."""
+    return not m.figure.startswith(("meter.train_memory.figure_nofit", "meter.train_memory.figure_never"))
+
+
+def nofit_reason(m: Meter, offload: str) -> str:
+    """The why-panel's bottleneck key of a state whose model states do not fit: "add GPUs (at least N)" only when
+    some count fits (``min_gpus``); with none, no "add GPUs", and no "offload first" when offload is already on."""
+    if m.figure_args["min_gpus"]:
+        return "why.bottleneck.nofit"
+    return "why.bottleneck.nofit_never" + ("_offloaded" if offload != "none" else "")
+
+
+def memory_reason(m: Meter, one: bool) -> str:
+    """The why-panel's memory key, four cases each in its own words: fits; fits with little headroom (the hot
+    band: "tight" means it fits); does not fit on this count but on ``min_gpus``; fits on no count (no "add GPUs").
+    ``one``: the state has one GPU ("this GPU", not "the fullest of 1")."""
+    if memory_fits(m):
+        key = "why.memory.fits" if m.level != "hot" else "why.memory.tight"
+    else:
+        key = "why.memory.nofit" if m.figure_args["min_gpus"] else "why.memory.nofit_never"
+    return key + ("_one" if one else "")
+
+
 def memory_what(method: str, reference: bool, reward_model: bool) -> str:
     """The ``what`` of the memory figure (``enum.what.<what>``): the models whose states it counts.
 
@@ -176,7 +201,7 @@ def kl_risk(epochs: int, kl: float, dpo: bool | str, active: bool, verifier: boo
     floor = VERIFIER_KL_FLOOR if verifier and method != "dpo" else 0.0
     formula = "meter.kl_risk.formula_floor" if floor else "meter.kl_risk.formula"
     return _meter("kl_risk", risk, None, figure,
-                  {"kl": kl, "epochs": epochs, "pressure": x},
+                  {"kl": kl, "epochs": epochs, "pressure": x, "ref": ref},  # ref: what the level is measured against
                   formula, {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x, "floor": floor})
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from fastapi.exceptions import RequestValidationError
 
 from app.model import WorkloadInputs, evaluate
+from app.model.inputs import refused
 from app.view.api import EvaluateOut, evaluate_out
 
 router = APIRouter()
@@ -15,5 +17,9 @@ router = APIRouter()
 @router.head("/api/evaluate", include_in_schema=False)
 @router.get("/api/evaluate", summary="Evaluate a workload")
 def api_evaluate(params: Annotated[WorkloadInputs, Query()]) -> EvaluateOut:
-    """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field."""
+    """The model's whole result for one workload.  Out-of-range or malformed parameters: 422 naming the field; so is
+    a longest response (``response_max_tokens``) below the mean (``response_tokens``), which the page raises to the
+    mean with a notice."""
+    if errors := refused(params):
+        raise RequestValidationError(errors)
     return evaluate_out(evaluate(params))

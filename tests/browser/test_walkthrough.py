@@ -89,3 +89,26 @@ def test_walkthrough_ends_and_arrow_keys_stay_in_inputs(page: Page, base_url: st
     page.keyboard.press("ArrowLeft")
     page.guard.settle(page)
     expect(page.locator("article.walk-card[data-walk-step]")).to_have_attribute("data-walk-step", str(last))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_moved_control_shows_that_the_reveal_quotes_the_steps_own_figures(page: Page, base_url: str, lang: str) -> None:
+    """Step 4, the reveal open: no note at the step's own state; one notch of the rollouts slider (an htmx move, no
+    reload) shows the note "these figures are for step 4's own settings" with the step's link; the link restores
+    the state and the note goes."""
+    step_url = f"{base_url}/{lang}/?" + "&".join(f"{k}={v}" for k, v in STEP_INPUTS[4].items())
+    goto(page, step_url)
+    page.locator("details.walk-reveal > summary").click()
+    note = page.locator("article.walk-card .walk-moved")
+    expect(note).to_be_hidden()
+    expect(page.locator("[data-reveal]")).to_be_visible()
+    expect(page.locator("[data-numbers]")).not_to_have_attribute("open", "")
+    slider = page.locator("input.ladder[data-for=in-rollouts]")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    wait_url(page, url_has("step", "4"), "the step stays in the URL after a move")
+    expect(page.locator("#live-marker")).to_have_attribute("data-walk-moved", "")
+    expect(note).to_be_visible()
+    note.locator("a").click()
+    wait_url(page, url_has("rollouts", STEP_INPUTS[4]["rollouts"]), "the note's link restores the step")
+    expect(page.locator("article.walk-card .walk-moved")).to_be_hidden()

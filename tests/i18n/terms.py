@@ -115,6 +115,8 @@ def glossary_zh() -> dict[str, str]:
     for entry in json.loads(GLOSSARY.read_text(encoding="utf-8")):
         out[f"glossary.{entry['id']}.term"] = entry["zh"]["term"]
         out[f"glossary.{entry['id']}.def"] = entry["zh"]["def"]
+        if "short" in entry["zh"]:  # the hover definition of a term link (app/i18n/terms.py)
+            out[f"glossary.{entry['id']}.short"] = entry["zh"]["short"]
     return out
 
 

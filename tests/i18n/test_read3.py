@@ -34,7 +34,7 @@ def test_the_eval_window_is_a_duration_and_dpo_counts_pairs(client, lang: str) -
     assert not re.search(r"\d\.\d{2,} (小时|h)\b", _text(body))
 
 
-@pytest.mark.parametrize(("lang", "whole", "part"), [("zh", "全部藏在 generation 后面", "重叠"),
+@pytest.mark.parametrize(("lang", "whole", "part"), [("zh", "全部藏在生成后面", "重叠"),
                                                       ("en", "all of it hidden behind generation", "overlaps")])
 def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, whole: str, part: str) -> None:
     """Default (separate): scoring 79.6 s, all of it behind generation's 117 s → 'all of it', not 'of which 80 s';

@@ -27,7 +27,7 @@ STEP = {w.number: w.inputs for w in WALKTHROUGH}
 # --- 1. OpenRLHF's fixed split, in the order the sentence lists the groups --------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "fixed"), [("zh", "generation ¼、scoring ¼、训练 ½"),
+@pytest.mark.parametrize(("lang", "fixed"), [("zh", "生成 ¼、打分 ¼、训练 ½"),
                                              ("en", "¼ generation, ¼ scoring, ½ training")])
 def test_the_fixed_split_lists_its_fractions_in_the_sentences_order(client, lang: str, fixed: str) -> None:
     """Default PPO (separate, 8 × A100): the layout line lists generation, scoring, training, and so do the

@@ -55,7 +55,7 @@ def test_one_gpu_is_not_worded_as_many(client, lang: str, bad: tuple, good: tupl
     """Step 2: SFT of a 7B policy on one A100 80GB: 7e9 × 16 B = 112 GB of states on the one card (156 % of 72 GB)."""
     r = evaluate(STEP[2])
     assert r.meters["train_memory"].figure == "meter.train_memory.figure_nofit_one"
-    assert [x.key for x in r.reasons][-1] == "why.memory.tight_one"
+    assert [x.key for x in r.reasons][-1] == "why.memory.nofit_one"  # does not fit: not "too tight"
     body = _text(client.get(f"/{lang}/?{_q(STEP[2])}").text)
     assert not [b for b in bad if b in body] and all(g in body for g in good)
 
@@ -126,7 +126,7 @@ def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good:
 
 
 @pytest.mark.parametrize(("lang", "good"), [
-    ("zh", "训练卡从 5 张减到 3 张"), ("en", "cuts the training GPUs from 5 to 3")])
+    ("zh", "训练卡 5 → 3 张"), ("en", "training GPUs 5 → 3")])
 def test_step_9_says_the_split_moved_gpus_to_generation(client, lang: str, good: str) -> None:
     """GRPO vs PPO on step 4's workload: the search gives generation 2 GPUs (batch 512, 1 wave) instead of 1 (batch
     256, 2 waves) and training 3 instead of 5, so generation 117 → 43 s and training only 123 → 102 s."""
@@ -179,7 +179,7 @@ def test_the_refit_line_counts_one_thing_once(client, lang: str, good: str, bad:
 # --- meaning #6: the memory meter and the memory panel say what each counts ---------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "lane"), [("zh", "每张 GPU（共 16 张；generation 时，含 KV cache） · 30.9 GB"),
+@pytest.mark.parametrize(("lang", "lane"), [("zh", "每张 GPU（共 16 张；生成时，含 KV cache） · 30.9 GB"),
                                             ("en", "Every GPU (16; while generating, with the KV cache) · 30.9 GB")])
 def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, lane: str) -> None:
     """GRPO preset, colocated on 16 H100: the meter's fullest GPU is the training phase without the KV cache,

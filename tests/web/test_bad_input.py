@@ -244,11 +244,12 @@ RULES = [
      {"policy_b": fmt_param(ARCHS[ARCH].total_b)}, True),
     ({"arch": ARCH, "policy_b": fmt_param(ARCHS[ARCH].total_b)}, [], {"policy_b": fmt_param(ARCHS[ARCH].total_b)},
      True),
-    # 512 tokens is in range (16–32,768) but below the mean 1024: raised to it; the API applies the same rule
+    # 512 tokens is in range (16–32,768) but below the mean 1024: the page raises it with a notice, the API refuses
+    # it (422 naming response_max_tokens) instead of silently answering for another state
     ({"response_max_tokens": "512"}, [("response_max_tokens", "below_mean")], {"response_max_tokens": "1024"},
-     True),
+     False),
     ({"response_tokens": "2048", "response_max_tokens": "1024"}, [("response_max_tokens", "below_mean")],
-     {"response_max_tokens": "2048"}, True),
+     {"response_max_tokens": "2048"}, False),
     ({"response_tokens": "2048"}, [], {"response_max_tokens": "2048"}, True),  # absent: the mean, dragged along
     # a bad mean takes its default 1024, and the longest response 512 is then below it: two notices
     ({"response_tokens": "abc", "response_max_tokens": "512"},
@@ -298,3 +299,22 @@ def test_rule_notices_say_what_was_given_and_used(query, expected, state, api_ok
     inputs, notices = normalise({k: [v] for k, v in query.items()})
     assert [(n.field, n.kind) for n in notices] == expected
     assert {k: inputs.query()[k] for k in state} == state
+
+
+def test_the_api_refuses_a_longest_response_below_the_mean_naming_the_field(client):
+    """422 with the field, the mean it must reach and the value given; equal or above, or absent, is fine."""
+    r = client.get("/api/evaluate?response_tokens=2048&response_max_tokens=1024")
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
+    (err,) = r.json()["detail"]
+    assert err["loc"] == ["query", "response_max_tokens"] and err["ctx"]["ge"] == 2048 and err["input"] == "1024"
+    assert "response_tokens" in err["msg"]
+    for ok in ("response_tokens=2048&response_max_tokens=2048", "response_tokens=2048", "response_max_tokens=4096"):
+        assert client.get(f"/api/evaluate?{ok}").status_code == 200, ok
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_raises_a_longest_response_below_the_mean_and_says_so(client, lang):
+    body = client.get(f"/{lang}/?response_tokens=2048&response_max_tokens=1024").text
+    notice = re.search(r'<li data-field="response_max_tokens">(.*?)</li>', body, re.S)
+    assert notice and "1024" in notice.group(1) and "2048" in notice.group(1).replace(",", "")
+    assert re.search(r'id="in-response_max_tokens"[^>]*value="2048"', body)
