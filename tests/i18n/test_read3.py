@@ -39,13 +39,13 @@ def test_the_eval_window_is_a_duration_and_dpo_counts_pairs(client, lang: str) -
 def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, whole: str, part: str) -> None:
     """Default (separate): scoring 79.6 s, all of it behind generation's 117 s → 'all of it', not 'of which 80 s';
     colocated: the phases take turns, 0 s overlaps → no clause at all.  GRPO: 53 s, 43 s of it hidden → the part."""
-    separate = client.get(f"/{lang}/").text
+    separate = client.get(f"/{lang}/?placement=separate").text
     assert whole in _meter(separate, "scoring_load") and part not in _meter(separate, "scoring_load")
     colocated = _meter(client.get(f"/{lang}/?{_q(placement='colocated')}").text, "scoring_load")
     assert whole not in colocated and part not in colocated
-    grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo"})).step
+    grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo", "placement": "separate"})).step
     assert 0.5 <= grpo.scoring_hidden_s < grpo.scoring_s - 0.5
-    assert part in _meter(client.get(f"/{lang}/?{_q(method='grpo')}").text, "scoring_load")
+    assert part in _meter(client.get(f"/{lang}/?{_q(method='grpo', placement='separate')}").text, "scoring_load")
 
 
 # --- the launch page -------------------------------------------------------------------------------------------
@@ -57,10 +57,10 @@ def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
     grpo = _text(client.get(f"/zh/launch?{_q(PRESET_BY_ID['grpo'].inputs)}").text)
     assert "每个优化器 step 取 128 条序列，这是本 Lab 假设的数值" in grpo and "本 Lab 假设约 128 条" not in grpo
     assert "参数名以 verl-project/verl main 分支 2026 年 9 月的文档为准" in grpo and "docs 2026" not in grpo
-    default = _text(client.get("/zh/launch").text)
+    default = _text(client.get("/zh/launch?placement=separate").text)  # the 2023 default: separate
     assert "当前配置无法生成 verl 命令" in default and "verl 命令里" not in default
     assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in default
-    en = _text(client.get("/en/launch").text)
+    en = _text(client.get("/en/launch?placement=separate").text)
     assert "a verl command" not in en and "(the lab assumes about 128)" in en
 
 
@@ -73,7 +73,7 @@ def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
 ])
 def test_the_moved_panel_shows_option_labels(client, lang: str, changed: str, cause: str) -> None:
     body = client.get(f"/{lang}/?{_q(method='grpo', placement='colocated')}", headers={
-        "HX-Request": "true", "HX-Current-URL": f"http://testserver/{lang}/"}).text
+        "HX-Request": "true", "HX-Current-URL": f"http://testserver/{lang}/?placement=separate"}).text
     moved = html.unescape(re.sub(r"<(?!/?span)[^>]+>", "", re.search(r'<div class="moved" id="moved">(.*?)</div>',
                                                                      body, re.S).group(1)))
     assert changed in moved and cause in moved and "ppo → grpo" not in moved

@@ -32,7 +32,7 @@ STEP = {w.number: w.inputs for w in WALKTHROUGH}
 def test_the_fixed_split_lists_its_fractions_in_the_sentences_order(client, lang: str, fixed: str) -> None:
     """Default PPO (separate, 8 × A100): the layout line lists generation, scoring, training, and so do the
     fractions (generation ¼, scoring ¼, training ½), instead of "½ / ¼ / ¼" that a reader maps to generation."""
-    line = _by_class(client.get(f"/{lang}/").text, "ph-layout")
+    line = _by_class(client.get(f"/{lang}/?placement=separate").text, "ph-layout")
     assert fixed in line and "½ / ¼ / ¼" not in line
 
 
@@ -68,7 +68,7 @@ def test_the_async_card_prints_both_steps_in_seconds(client, lang: str) -> None:
 def test_hf_generate_under_separate_placement_has_no_all_gather_clause(client) -> None:
     """engine=hf on the default (separate) state: the generation GPUs hold whole weights, so the model's all-gather
     is 0 ms; the card neither prints "其中 0 毫秒" nor puts generation "in the trainer"."""
-    inputs = DEFAULTS.model_copy(update={"engine": "hf"})
+    inputs = DEFAULTS.model_copy(update={"engine": "hf", "placement": "separate"})
     r = evaluate(inputs)
     assert r.step.gen.gather_s == 0
     assert r.decisions["rollout_throughput"].reason == "decision.rollout_throughput.hf_separate"
@@ -180,10 +180,10 @@ def test_the_kl_field_has_no_unit_after_its_number(client) -> None:
 
 def test_the_assumptions_table_writes_microseconds_and_percent(client) -> None:
     """collective latency 1e-5 s = 10 µs; LoRA adapters 0.005 of the parameters = 0.5 %."""
-    body = _text(client.get("/zh/").text)
+    body = _text(client.get("/zh/reference").text)  # the assumptions table lives on the reference page
     assert "每次集合通信 10 微秒" in body and "0.00001" not in body
     assert "参数量的 0.5%" in body and "参数量的 0.005" not in body
-    en = _text(client.get("/en/").text)
+    en = _text(client.get("/en/reference").text)
     assert "10 µs per collective" in en and "0.5% of the parameters" in en
 
 
@@ -218,7 +218,7 @@ def test_a_step_time_that_does_not_fit_is_marked(client) -> None:
 def test_the_launch_page_notes_follow_the_method_and_the_commands(client) -> None:
     """Default PPO (separate: OpenRLHF only): 512 rollouts do not split over the training GPUs, with no word about
     GRPO's groups; the prompt-length note names OpenRLHF's flag only; replicas read "每个副本 TP 1"."""
-    body = _text(client.get("/zh/launch").text)
+    body = _text(client.get("/zh/launch?placement=separate").text)
     assert "无法均分到训练 GPU 上：命令按" in body and "GRPO 还要按整组分" not in body
     assert "data.max_prompt_length" not in body and "--data.max_len" in body
     assert "每个 TP =" not in body and "每个副本 TP" in body
@@ -271,7 +271,7 @@ def test_the_tutorials_hybrid_engine_of_2023_is_hf_generate(lang: str) -> None:
     assert colocated and all("engine=hf" in url for url in colocated)
     assert all("engine=hf" in q for q, _f, _m in figures(section) if "placement=colocated" in q)
     q = {"rollouts": ["1024"], "kl": ["0.01"], "prompt_tokens": ["1024"]}
-    separate = evaluate(normalise(q)[0]).step
+    separate = evaluate(normalise({**q, "placement": ["separate"]})[0]).step
     hf = evaluate(normalise({**q, "placement": ["colocated"], "engine": ["hf"]})[0]).step
     paged = evaluate(normalise({**q, "placement": ["colocated"]})[0]).step
     assert hf.generation_s > separate.generation_s > paged.generation_s
