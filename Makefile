@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test chromium lint bench clean
+.PHONY: run test install install-test wheels chromium lint bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,6 +15,11 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 
+# The pinned framework releases' wheels (verl, OpenRLHF, TRL, and Transformers / Accelerate for TRL's recipe), downloaded
+# once into .cache/wheels/ (pip download --no-deps): tests/launch checks every launch command against them, offline.
+wheels: install-test
+	$(BIN)/python tests/launch/wheels.py
+
 # Debian's Chromium for the browser tests (Playwright's own browser download is not used); CJK fonts for zh screenshots.
 chromium:
 	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'Noto Sans CJK'; then \
@@ -25,7 +30,7 @@ chromium:
 run: install
 	$(BIN)/rlhf-lab
 
-test: install-test chromium
+test: install-test wheels chromium
 	$(BIN)/ruff check app tests benchmarks
 	$(BIN)/python -m pytest
 

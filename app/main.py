@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import templating
-from app.routes import api, lab, launch, pages
+from app.routes import api, config, lab, launch, pages
 from app.security import SecurityHeadersMiddleware
 
 
@@ -48,6 +48,7 @@ def create_app() -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(launch.router)
+    app.include_router(config.router)  # POST /{lang}/config: the paste config.json helper
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app
 

@@ -72,7 +72,7 @@ def notice_text(n, t) -> Markup:  # noqa: ANN001
 GLOBALS = dict(
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
-            "swagger_init": asset_url("swagger-init.js")},
+            "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
     rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,

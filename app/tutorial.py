@@ -26,13 +26,13 @@ Pictures are drawn from the model the same way.  A line of its own ::
 becomes a numbered figure: the lab's architecture diagram, or one of the lab's charts (CHART_IDS), rendered for
 that state by the lab's own template and chart module (app/templates/_diagram.html, app/model/charts.py), with the
 caption and a link that opens the same state in the lab (every parameter in the URL).  A figure whose query has a
-notice or whose chart does not exist fails the page like a bad quote.
+notice, whose chart does not exist or has nothing to draw for the state (no RL step) fails the page like a bad
+quote.  The lab's chart macros use fixed ids (one chart of each kind per lab page); a tutorial figure prefixes them.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -211,18 +211,40 @@ def pictures(markdown_text: str) -> list[Picture]:
     return out
 
 
-def _chart_svg(picture: Picture, lang: str, dom_id: str) -> Markup:
-    """One of the lab's charts for the picture's state, by the lab's own chart module and template (branch view)."""
-    try:
-        charts = importlib.import_module("app.model.charts")
-    except ModuleNotFoundError:
-        raise FigureError(f"chart {picture.chart!r}: the lab's charts (app/model/charts.py) are not there yet") from None
-    from app import templating  # the page's Jinja environments (imported late: templating imports this module's users)
+# each chart: the lab's view-model builder (app/view/charts.py) and its macro in regions.html (branch view)
+CHART_MACROS = {"step_vs_gpus": ("step_chart", "chart_step"), "step_phases": ("phases_chart", "chart_phases"),
+                "memory": ("memory_chart", "chart_memory")}
+_IDS = re.compile(r'\bid="([^"]+)"')
 
-    render = getattr(charts, "render_chart", None)
-    if render is not None:
-        return Markup(render(picture.chart, picture.result(), lang, dom_id))
-    raise FigureError(f"chart {picture.chart!r}: app.model.charts has no renderer to reuse ({templating.__name__})")
+
+def _prefix_ids(html: str, prefix: str) -> str:
+    """The lab draws each chart once per page, with fixed ids; the tutorial draws many, so every id of one figure
+    (and every reference to it: aria-labelledby, aria-describedby, for, href="#…") takes the figure's prefix."""
+    ids = set(_IDS.findall(html))
+    if not ids:
+        return html
+
+    def refs(m: re.Match[str]) -> str:
+        names = " ".join(f"{prefix}-{n}" if n in ids else n for n in m.group(2).split())
+        return f'{m.group(1)}="{names}"'
+
+    html = _IDS.sub(lambda m: f'id="{prefix}-{m.group(1)}"', html)
+    html = re.sub(r'\b(aria-labelledby|aria-describedby|for)="([^"]+)"', refs, html)
+    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"' if m.group(1) in ids
+                  else m.group(0), html)
+
+
+def _chart_svg(picture: Picture, lang: str, dom_id: str) -> Markup:
+    """One of the lab's charts for the picture's state, by the lab's own view-model and macro: no second renderer."""
+    from app import templating  # late: app.templating builds its environments at import
+    from app.view import charts
+
+    build, macro = CHART_MACROS[picture.chart]
+    vm = getattr(charts, build)(picture.result())
+    if not getattr(vm, "rl_loop", True):
+        raise FigureError(f"chart {picture.chart!r} for {picture.query!r}: the state has no RL step to draw")
+    module = templating.ENVS[lang].get_template("regions.html").module
+    return Markup(_prefix_ids(str(getattr(module, macro)(vm)), dom_id))
 
 
 def _picture_html(picture: Picture, number: int, lang: str, first_diagram: bool) -> Markup:

@@ -64,6 +64,17 @@ SOURCES: dict[str, Source] = {
                "(generation time flat as nodes are added)", "https://github.com/volcengine/verl/issues/7412"),
         Source("nemo_rl", "NeMo RL v0.4 performance summary (docs/about/performance-summary.md): GRPO on DGX-H100",
                "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("nemo_rl_recipes", "NeMo RL example configs: grpo_math_1B.yaml (32 prompts × 16 generations = "
+               "train_global_batch_size 512: one optimizer step per step), the performance recipes under "
+               "examples/configs/recipes/llm/performance/ (Megatron TP × CP × EP × PP; logprob_chunk_size 4,096)",
+               "https://github.com/NVIDIA-NeMo/RL/tree/main/examples/configs"),
+        Source("verl_examples", "verl examples/ppo_trainer scripts (data.train_batch_size 1,024 prompts, "
+               "ppo_mini_batch_size 256: four optimizer steps per step) and docs/perf/dpsk.md (Megatron backend, "
+               "expert and context parallelism for DeepSeek-V3 and Qwen3-235B)",
+               "https://github.com/volcengine/verl/tree/main/examples/ppo_trainer"),
+        Source("megatron_distopt", "Megatron-LM distributed optimizer (docs/source/api-guide/dist_optimizer.md): "
+               "bf16 parameters and fp32 gradients stay (2 + 4 B), fp32 main parameters and Adam moments (12 B) are "
+               "sharded over the data-parallel ranks", "https://github.com/NVIDIA/Megatron-LM/blob/main/docs/source/api-guide/dist_optimizer.md"),
         Source("grpo", "Shao et al. 2024, DeepSeekMath (GRPO: group baseline, no critic)",
                "https://arxiv.org/abs/2402.03300"),
         Source("dapo", "Yu et al. 2025, DAPO: An Open-Source LLM Reinforcement Learning System at Scale (no KL term)",
@@ -89,6 +100,16 @@ SOURCES: dict[str, Source] = {
         Source("cfg_qwen3", "Qwen3-4B / 8B / 14B / 32B / 30B-A3B / 235B-A22B config.json (Qwen on Hugging Face; the same "
                "shapes in NVIDIA-NeMo/Megatron-Bridge models/qwen/qwen_provider.py); sizes from the model cards",
                "https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json"),
+        Source("length_tail", "Response lengths of RL rollouts: a long tail reaching the maximum (TLT, Hu et al. "
+               "2025, arXiv 2511.16665, Fig. 2; verl issue #7412: mean 1,267, longest 3,072 tokens)",
+               "https://arxiv.org/abs/2511.16665"),
+        Source("vllm_fp8", "vLLM documentation: FP8 W8A8 weights (1 byte per parameter) and the FP8 KV cache "
+               "(kv_cache_dtype=fp8, 1 byte per value)", "https://docs.vllm.ai/en/latest/features/quantization/fp8.html"),
+        Source("nemo_rl_fp8", "NeMo RL performance summary: FP8 generation rows beside BF16 ones of the same runs",
+               "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("verl_async", "verl docs/advance/fully_async.md and one_step_off.md: sync vs async rows, partial "
+               "rollouts, the checkpoint-engine weight-sync table (Qwen3-235B-A22B 23.7 s, Qwen3-30B-A3B 4.4 s)",
+               "https://github.com/volcengine/verl/blob/main/docs/advance/fully_async.md"),
         Source("cfg_llama32", "Llama-3.2-3B config.json (meta-llama on Hugging Face) and model card (3.21 B)",
                "https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json"),
         Source("cfg_gpt_oss", "gpt-oss-20b / gpt-oss-120b config.json (openai on Hugging Face; the same shapes in "
@@ -270,8 +291,18 @@ _CONSTANTS = (
     # --- activations and logits while training -----------------------------------------------------
     Constant("micro_batch_tokens_per_gpu", 16_384.0, "tokens per GPU", "verl"),  # ppo_max_token_len_per_gpu
     Constant("activation_bytes_per_value", 2.0, "B"),                  # bf16 layer inputs kept by checkpointing
-    Constant("logits_bytes_per_value", 6.0, "B"),                      # bf16 logits + their fp32 copy for log-probs
-    Constant("mini_batch_sequences", 128.0, "sequences per optimizer step"),  # OpenRLHF / InstructGPT order
+    Constant("logits_bytes_per_value", 4.0, "B"),                      # fp32 logits of one chunk for the log-probs
+    Constant("logits_chunk_tokens", 4096.0, "tokens", "nemo_rl_recipes"),  # logprob_chunk_size: logits in chunks
+    # --- optimizer steps per RL step (the ``optimizer_steps`` input's default per method) -----------
+    Constant("grpo_optimizer_steps", 1.0, "optimizer steps per RL step", "nemo_rl_recipes"),
+    Constant("ppo_optimizer_steps", 4.0, "optimizer steps per RL step", "verl_examples"),
+    # --- training layout -------------------------------------------------------------------------------
+    Constant("fsdp_max_dense_b", 100.0, "B params"),  # dense models up to here train with FSDP / ZeRO-3
+    Constant("megatron_resident_bytes_per_param", 6.0, "B/param", "megatron_distopt"),  # bf16 w + fp32 grad
+    Constant("megatron_sharded_bytes_per_param", 12.0, "B/param", "megatron_distopt"),  # fp32 w, m, v over d
+    Constant("megatron_max_expert_parallel", 16.0, "GPUs", "nemo_rl_recipes"),  # EP 8–16 in every MoE recipe
+    Constant("megatron_max_pipeline", 16.0, "stages", "nemo_rl_recipes"),  # PP 1–16 in every recipe
+    Constant("param_offload_bytes_per_param", 8.0, "B/param per optimizer step"),  # bf16 w in (fwd + bwd), grads out, w back
     # --- achieved fractions of peak -----------------------------------------------------------------
     Constant("train_mfu", 0.35, "of peak BF16", "openrlhf"),         # OpenRLHF: 47–116 TFLOP/s on 312 peak
     Constant("forward_mfu", 0.45, "of peak BF16"),                     # scoring forwards and prefill
@@ -282,10 +313,16 @@ _CONSTANTS = (
     Constant("decode_step_overhead_hf_s", 0.010, "s per decode step"),     # HF generate: eager, no CUDA graphs
     Constant("hf_batch_per_gpu", 16.0, "sequences per GPU"),  # generation batch of generate() inside a trainer
     Constant("colocated_engine_memory_fraction", 0.6, "of GPU memory", "verl"),  # gpu_memory_utilization
+    Constant("engine_min_kv_fraction", 0.1, "of the engine's memory"),  # a useful KV cache beside the weights
+    Constant("rollout_fp8_bytes_per_param", 1.0, "B/param", "vllm_fp8"),      # FP8 W8A8 engine weights
+    Constant("rollout_fp8_kv_bytes_per_value", 1.0, "B", "vllm_fp8"),         # kv_cache_dtype=fp8
     # --- interconnect -----------------------------------------------------------------------------------
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
     Constant("collective_latency_s", 10e-6, "s per collective"),
+    # --- display decisions, made once in the model (Step.generation_is_whole, Step.scoring_hidden_all) -------
+    Constant("whole_step_share", 0.995, "of the step"),  # generation this much of the step: the step *is* generation
+    Constant("hidden_seconds_threshold_s", 0.5, "s"),  # scoring hidden (or left) below this is shown as none
     # --- placement: the reference layout `separate` is compared with (OpenRLHF's 8-GPU 7B layout) -------
     Constant("separate_min_gpus", 4.0, "GPUs"),
     # --- rewards ------------------------------------------------------------------------------------------
@@ -331,7 +368,15 @@ PARAMS_PER_LAYER_D2 = c("params_per_layer_d2")
 MICRO_BATCH_TOKENS_PER_GPU = c("micro_batch_tokens_per_gpu")
 ACTIVATION_BYTES_PER_VALUE = c("activation_bytes_per_value")
 LOGITS_BYTES_PER_VALUE = c("logits_bytes_per_value")
-MINI_BATCH_SEQUENCES = c("mini_batch_sequences")
+LOGITS_CHUNK_TOKENS = c("logits_chunk_tokens")
+GRPO_OPTIMIZER_STEPS = int(c("grpo_optimizer_steps"))
+PPO_OPTIMIZER_STEPS = int(c("ppo_optimizer_steps"))
+FSDP_MAX_DENSE_B = c("fsdp_max_dense_b")
+MEGATRON_RESIDENT_BYTES_PER_PARAM = c("megatron_resident_bytes_per_param")
+MEGATRON_SHARDED_BYTES_PER_PARAM = c("megatron_sharded_bytes_per_param")
+MEGATRON_MAX_EXPERT_PARALLEL = int(c("megatron_max_expert_parallel"))
+MEGATRON_MAX_PIPELINE = int(c("megatron_max_pipeline"))
+PARAM_OFFLOAD_BYTES_PER_PARAM = c("param_offload_bytes_per_param")
 TRAIN_MFU = c("train_mfu")
 FORWARD_MFU = c("forward_mfu")
 DECODE_BANDWIDTH_EFFICIENCY = c("decode_bandwidth_efficiency")
@@ -340,10 +385,15 @@ DECODE_STEP_OVERHEAD_VLLM_S = c("decode_step_overhead_vllm_s")
 DECODE_STEP_OVERHEAD_HF_S = c("decode_step_overhead_hf_s")
 HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
 COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
+ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
+ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
+ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))
 COLLECTIVE_BUS_EFFICIENCY = c("collective_bus_efficiency")
 COLLECTIVE_LATENCY_S = c("collective_latency_s")
 SEPARATE_MIN_GPUS = int(c("separate_min_gpus"))
+WHOLE_STEP_SHARE = c("whole_step_share")
+HIDDEN_SECONDS_THRESHOLD_S = c("hidden_seconds_threshold_s")
 DPO_BATCH_PAIRS = c("dpo_batch_pairs")
 EVAL_GATE_MAX_STEPS = c("eval_gate_max_steps")
 SCALED_ROLLOUTS_MIN = c("scaled_rollouts_min")

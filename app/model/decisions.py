@@ -79,7 +79,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
                     replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
                     tail_pct=step.tail_share * 100, peak_gb=memory.peak_per_gpu_gb)
-        whole = i.staleness and step.generation_share >= 0.995  # asynchronous: the step is generation
+        whole = step.generation_is_whole  # asynchronous: the step is generation
         if not memory.fits:
             # the model states do not fit: the engine is left a batch of one, so its speed is not the problem
             put("rollout_throughput", "needed", "nofit", **args)
@@ -87,7 +87,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # HF generate all-gathers ZeRO-3-sharded weights only inside a sharded trainer: under separate placement
             # the generation GPUs hold whole weights, and one colocated GPU has nothing to gather
             reason = ("hf_separate" if i.placement == "separate" else
-                      "hf_unsharded" if g.gather_s * 1000 < 0.5 else "hf")
+                      "hf_unsharded" if g.gather_s <= 0 else "hf")
             put("rollout_throughput", "needed", reason, **args)
         elif step.tail_share >= 0.25:
             put("rollout_throughput", "useful", "tail", **args)

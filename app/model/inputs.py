@@ -18,7 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
-from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, SEPARATE_MIN_GPUS
+from app.model.architectures import SHAPE_NAMES, shape_arch
+from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, MICRO_BATCH_TOKENS_PER_GPU, SEPARATE_MIN_GPUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,11 @@ NUMBERS: tuple[NumberSpec, ...] = (
                (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000), description="RL (or DPO) steps between evals"),
     NumberSpec("group", 8, 1, 64, True, "responses per prompt", (1, 2, 4, 8, 16, 32, 64),
                group="algorithm", description="responses sampled per prompt (grpo)"),
-    NumberSpec("staleness", 0, 0, 4, True, "steps", (0, 1, 2, 3, 4), group="algorithm", description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+    NumberSpec("staleness", 0, 0, 8, True, "steps", (0, 1, 2, 3, 4, 5, 6, 7, 8), group="algorithm", description="0 = synchronous on-policy; k = generation runs k steps ahead (separate placement)"),
+    NumberSpec("oversample", 1, 1, 4, False, "×", (1, 1.25, 1.5, 2, 2.5, 3, 4), group="algorithm",
+               description="responses generated per response kept (DAPO dynamic sampling drops all-right and all-wrong groups)"),
+    NumberSpec("passes", 1, 1, 100, True, "passes", (1, 2, 3, 5, 10, 20, 50, 100), group="algorithm",
+               description="passes over the prompt set: the run's totals"),
     NumberSpec("prompts", 31_000, 0, 10 * _M, True, "prompts",
                (0, 1_000, 5_000, 10_000, 31_000, 100_000, 300_000, _M, 3 * _M, 10 * _M),
                group="algorithm", description="the RL prompt set: one pass is the run"),
@@ -78,6 +83,16 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
     NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
     NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
+    NumberSpec("optimizer_steps", 0, 0, 64, True, "optimizer steps", (0, 1, 2, 4, 8, 16, 32, 64), group="algorithm",
+               description="optimizer steps per RL step (mini-batches per epoch); 0 = the method's recipe default: "
+                           "GRPO 1 (NeMo RL), PPO 4 (verl's examples)"),
+    NumberSpec("max_tokens_per_gpu", MICRO_BATCH_TOKENS_PER_GPU, 1_024, 131_072, True, "tokens",
+               (1_024, 2_048, 4_096, 8_192, 16_384, 32_768, 65_536, 131_072), group="hardware",
+               description="tokens of one training micro-batch (verl ppo_max_token_len_per_gpu); a sequence is never "
+                           "cut, beyond context parallelism"),
+    NumberSpec("context_parallel", 1, 1, 16, True, "GPUs", (1, 2, 4, 8, 16), group="hardware",
+               description="context parallelism of training: each sequence's activations split over this many GPUs "
+                           "(Megatron CP, verl Ulysses)"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
@@ -86,16 +101,43 @@ CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
     ChoiceSpec("placement", "colocated", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
-    ChoiceSpec("offload", "none", ("none", "optimizer"), group="hardware", description="optimizer states in host memory"),
+    ChoiceSpec("offload", "none", ("none", "optimizer", "params"), group="hardware", description="optimizer states (or parameters, gradients and optimizer states) in host memory"),
     ChoiceSpec("gpu", "a100_80g", tuple(GPUS), group="hardware", description="GPU type"),
+    ChoiceSpec("partial_rollouts", "off", ("off", "on"), group="algorithm",
+               description="async: an unfinished response continues into the next step (the engine never drains)"),
+    ChoiceSpec("rollout_dtype", "bf16", ("bf16", "fp8"), group="hardware",
+               description="the engine's weights (and KV cache) in bf16 or fp8"),
 )
+# The custom shape by its config.json fields (MODEL-FRONTIER §C; app/model/architectures.py maps config.json to them):
+# optional, absent by default, used when arch=custom and ``layers`` is given.  Ranges hold every published shape with
+# room (Llama-3.1-405B's 126 layers and 16,384 hidden; gpt-oss's 201,088-token vocabulary; Kimi-K2's 384 experts).
+SHAPE_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("layers", 0, 1, 256, True, "layers", (1, 256), "model", "num_hidden_layers"),
+    NumberSpec("hidden", 0, 64, 32_768, True, "d_model", (64, 32_768), "model", "hidden_size"),
+    NumberSpec("heads", 0, 1, 512, True, "heads", (1, 512), "model", "num_attention_heads"),
+    NumberSpec("kv_heads", 0, 1, 512, True, "KV heads", (1, 512), "model", "num_key_value_heads (≤ heads)"),
+    NumberSpec("head_dim", 0, 8, 1_024, True, "per head", (8, 1_024), "model", "head_dim (MLA: qk_nope + qk_rope)"),
+    NumberSpec("vocab", 0, 256, 1_048_576, True, "tokens", (256, 1_048_576), "model", "vocab_size"),
+    NumberSpec("tied", 0, 0, 1, True, "0/1", (0, 1), "model", "tie_word_embeddings (1: tied)"),
+    NumberSpec("intermediate", 0, 64, 262_144, True, "per layer", (64, 262_144), "model",
+               "intermediate_size (dense MLP width)"),
+    NumberSpec("experts", 0, 0, 1_024, True, "experts", (0, 1_024), "model", "routed experts (0: dense)"),
+    NumberSpec("experts_active", 0, 0, 64, True, "per token", (0, 64), "model",
+               "num_experts_per_tok (≤ experts)"),
+    NumberSpec("expert_hidden", 0, 0, 65_536, True, "per expert", (0, 65_536), "model", "moe_intermediate_size"),
+    NumberSpec("kv_lora_rank", 0, 0, 8_192, True, "latent", (0, 8_192), "model", "kv_lora_rank (MLA; 0: none)"),
+)
+assert tuple(s.name for s in SHAPE_NUMBERS) == SHAPE_NAMES
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
+SHAPE_SPECS = {s.name: s for s in SHAPE_NUMBERS}
 CHOICE_SPECS = {s.name: s for s in CHOICES}
 PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's order (the canonical query's order)
     "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",  # workload
     "group", "reward", "prompts", "prompt_tokens", "response_tokens", "response_max_tokens", "staleness",  # algorithm
+    "partial_rollouts", "oversample", "passes",  # algorithm (timing)
     "arch", "tuning",  # model
-    "gpu", "gpus", "placement", "engine", "offload",  # hardware & systems
+    "optimizer_steps",  # algorithm
+    "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel", "rollout_dtype",  # hardware & systems
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
@@ -130,10 +172,19 @@ class _Inputs(BaseModel):
     def query(self, **changes: object) -> dict[str, str]:
         """The canonical query parameters (every contract parameter, ``step`` only when set)."""
         out = {name: fmt_param(changes[name] if name in changes else getattr(self, name)) for name in PARAM_NAMES}
+        for name in SHAPE_NAMES:  # the custom shape's fields, when set
+            value = changes[name] if name in changes else getattr(self, name)
+            if value is not None:
+                out[name] = fmt_param(value)
         step = changes.get("step", self.step)  # type: ignore[attr-defined]
         if step is not None:
             out["step"] = str(step)
         return out
+
+
+def _shape_field(spec: NumberSpec) -> tuple[object, object]:
+    return int | None, Field(None, ge=spec.minimum, le=spec.maximum, description=f"{spec.description} ({spec.unit}; "
+                             "custom shape, used when arch=custom and layers is given)")
 
 
 def _field(spec: NumberSpec | ChoiceSpec) -> tuple[object, object]:
@@ -149,6 +200,7 @@ WorkloadInputs = create_model(  # the JSON API's query model, generated from NUM
     __base__=_Inputs,
     __doc__="The workload, validated strictly (the JSON API's query model).",
     **{s.name: _field(s) for s in (*NUMBERS, *CHOICES)},
+    **{s.name: _shape_field(s) for s in SHAPE_NUMBERS},
     step=(int | None, Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")),
 )
 WorkloadInputs.__module__ = __name__
@@ -175,6 +227,8 @@ class Notice:
 
     ``kind``: below_min, above_max, rounded, empty, invalid, unknown_choice, separate_needs_gpus,
     below_mean (response_max_tokens raised to the mean), arch_sets_size (a named arch's policy_b),
+    shape_sets_size (the custom shape's policy_b), above_heads (kv_heads or experts_active lowered to the heads or
+    experts),
     async_needs_separate (staleness switched placement), async_needs_gpus (staleness set to 0),
     dpo_needs_beta (DPO's β raised to 0.001)."""
 
@@ -185,7 +239,8 @@ class Notice:
 
 
 NOTICE_KINDS = ("below_min", "above_max", "rounded", "empty", "invalid", "unknown_choice", "separate_needs_gpus",
-                "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta")
+                "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta",
+                "shape_sets_size", "above_heads")
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
@@ -251,6 +306,15 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
             notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], used))
         if value is not None:
             values[spec.name] = value
+    for spec in SHAPE_NUMBERS:  # optional: an empty field (the form's unset ones) is absent, silently
+        text = _text(query, spec.name)
+        if not text:
+            continue
+        value, kind = _number(spec, text)
+        if kind:
+            notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], "" if value is None else fmt_param(value)))
+        if value is not None:
+            values[spec.name] = value
     for spec in CHOICES:
         text = _text(query, spec.name)
         if text is None:
@@ -283,6 +347,11 @@ def _between(values: dict[str, object]) -> list[Notice]:
         return values.get(name, _DEFAULT_VALUES[name])
 
     arch = get("arch")
+    if arch != "custom" or values.get("layers") is None:
+        for name in SHAPE_NAMES:  # a shape applies to arch=custom with layers given; otherwise it is not used
+            values.pop(name, None)
+    else:
+        out.extend(_shape_rules(values))
     if arch != "custom":
         size = ARCHS[arch].total_b  # type: ignore[index]
         if "policy_b" in values and values["policy_b"] != size:
@@ -308,6 +377,28 @@ def _between(values: dict[str, object]) -> list[Notice]:
         out.append(Notice("kl", "dpo_needs_beta", fmt_param(get("kl")), fmt_param(DPO_MIN_BETA)))
         values["kl"] = DPO_MIN_BETA
     return out
+
+
+def _shape_rules(values: dict[str, object]) -> list[Notice]:
+    """The custom shape's rules: KV heads at most the heads, active experts at most the experts; the parameters
+    counted from the shape set ``policy_b`` (within its range)."""
+    out: list[Notice] = []
+    for name, bound in (("kv_heads", "heads"), ("experts_active", "experts")):
+        if values.get(name) is not None and values.get(bound) is not None and values[name] > values[bound]:  # type: ignore[operator]
+            out.append(Notice(name, "above_heads", fmt_param(values[name]), fmt_param(values[bound])))
+            values[name] = values[bound]
+    spec = NUMBER_SPECS["policy_b"]
+    size = min(max(shape_of(values).total_b, spec.minimum), spec.maximum)
+    if "policy_b" in values and values["policy_b"] != size:
+        out.append(Notice("policy_b", "shape_sets_size", fmt_param(values["policy_b"]), fmt_param(size)))
+    values["policy_b"] = size
+    return out
+
+
+def shape_of(values: Mapping[str, object]):  # noqa: ANN201 - an Arch
+    """The custom shape's ``Arch`` from inputs (a mapping or WorkloadInputs' fields), ``layers`` given."""
+    get = values.get if isinstance(values, Mapping) else lambda n: getattr(values, n)
+    return shape_arch(*(get(n) for n in SHAPE_NAMES))  # type: ignore[arg-type]
 
 
 _DEFAULT_VALUES = DEFAULTS.model_dump()  # what normalise() starts from (dumped once, not per call)
@@ -336,7 +427,10 @@ def effective(inputs: WorkloadInputs) -> WorkloadInputs:
     """Inputs the model computes with: the rules of ``normalise`` between parameters, for inputs that arrive
     validated but not normalised (the JSON API).  Inputs that already obey them come back as they are."""
     i = inputs
+    shaped = i.arch == "custom" and i.layers is not None
     if ((i.arch == "custom" or i.policy_b == ARCHS[i.arch].total_b)
+            and (shaped or all(getattr(i, n) is None for n in SHAPE_NAMES))
+            and (not shaped or (i.policy_b == _shape_size(i) and _shape_ok(i)))
             and i.response_max_tokens >= i.response_tokens
             and not (i.staleness and (i.gpus < SEPARATE_MIN_GPUS or i.placement != "separate"))
             and not (i.placement == "separate" and i.gpus < SEPARATE_MIN_GPUS)
@@ -344,8 +438,17 @@ def effective(inputs: WorkloadInputs) -> WorkloadInputs:
         return i
     values = {name: getattr(i, name) for name in _RULE_FIELDS}
     _between(values)
-    return i.model_copy(update={k: v for k, v in values.items() if getattr(i, k) != v})
+    return i.model_copy(update={k: values.get(k) for k in _RULE_FIELDS if getattr(i, k) != values.get(k)})
+
+
+def _shape_size(i: WorkloadInputs) -> float:
+    spec = NUMBER_SPECS["policy_b"]
+    return min(max(shape_of(i).total_b, spec.minimum), spec.maximum)
+
+
+def _shape_ok(i: WorkloadInputs) -> bool:
+    return not ((i.kv_heads or 0) > (i.heads or 1 << 30) or (i.experts_active or 0) > (i.experts or 1 << 30))
 
 
 _RULE_FIELDS = ("arch", "policy_b", "response_tokens", "response_max_tokens", "staleness", "gpus", "placement",
-                "method", "kl")
+                "method", "kl", *SHAPE_NAMES)

@@ -63,13 +63,14 @@ def _meter(id_: str, value: float, lvl: str | None, figure: str, figure_args: di
     return Meter(id_, v, lvl or level(v), figure, figure_args, formula, formula_args)
 
 
-def rollout_load(generation_s: float, generation_gpu_s: float, share: float, active: bool) -> Meter:
+def rollout_load(generation_s: float, generation_gpu_s: float, share: float, active: bool,
+                 whole: bool = False) -> Meter:
     """Generation wall-clock seconds per PPO step on a log scale, 1 s → 0, 1 h → 100."""
     if not active:
         return _meter("rollout_load", 0, None, "meter.rollout_load.figure_none", {}, "meter.rollout_load.formula", {})
-    # the step is generation when scoring and training hide behind it (staleness ≥ 1): "100 % of the step" would
-    # read as a bug, so the figure says the step is as long as generation
-    figure = "meter.rollout_load.figure_all" if share >= 0.995 else "meter.rollout_load.figure"
+    # the step is generation when scoring and training hide behind it (``Step.generation_is_whole``): "100 % of the
+    # step" would read as a bug, so the figure says the step is as long as generation
+    figure = "meter.rollout_load.figure_all" if whole else "meter.rollout_load.figure"
     return _meter(
         "rollout_load", log_scale(generation_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
         figure,
@@ -79,7 +80,7 @@ def rollout_load(generation_s: float, generation_gpu_s: float, share: float, act
 
 
 def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active: bool,
-                 dpo_reference_s: float | None = None) -> Meter:
+                 dpo_reference_s: float | None = None, hidden_any: bool = False, hidden_all: bool = False) -> Meter:
     """Scoring wall-clock seconds per PPO step (reward, reference, critic, old log-probs), same scale.
     Under DPO: the reference's log-probs for one DPO batch (64 pairs; computable once, before training)."""
     if dpo_reference_s is not None:
@@ -90,10 +91,10 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
         )
     if not active:
         return _meter("scoring_load", 0, None, "meter.scoring_load.figure_none", {}, "meter.scoring_load.formula", {})
-    # what overlaps generation, to the half second the figure shows: nothing (colocated: the phases take turns),
-    # all of it, or a part
-    figure = ("meter.scoring_load.figure_alone" if hidden_s < 0.5 else
-              "meter.scoring_load.figure_hidden_all" if hidden_s >= scoring_s - 0.5 else "meter.scoring_load.figure")
+    # what overlaps generation (``Step.scoring_hidden_any`` / ``scoring_hidden_all``): nothing (colocated: the
+    # phases take turns), all of it, or a part
+    figure = ("meter.scoring_load.figure_alone" if not hidden_any else
+              "meter.scoring_load.figure_hidden_all" if hidden_all else "meter.scoring_load.figure")
     return _meter(
         "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
         figure, {"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s},

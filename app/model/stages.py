@@ -18,7 +18,7 @@ value model.  Its eval gate still shows (the eval harness node) but the stage st
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
@@ -71,8 +71,9 @@ def is_gated(i: WorkloadInputs) -> bool:
     return i.eval_every <= EVAL_GATE_MAX_STEPS
 
 
-class NodeState(NamedTuple):
-    """One diagram node's state (a named tuple; the few possible ones are built once: ``NODE_STATES``)."""
+@dataclass(frozen=True, slots=True)
+class NodeState:
+    """One diagram node's state."""
 
     active: bool
     state: str  # ok | needed | warning | overloaded | inactive | removed
@@ -82,13 +83,11 @@ class NodeState(NamedTuple):
 
 NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "no_kl", "tail")
-# every node state there can be (2 · 6 · 2 · 6 = 144), built once: an evaluation looks up 11 instead of building them
-NODE_STATES = {(a, s, b, n): NodeState(a, s, b, n)
-               for a in (False, True) for s in NODE_STATE_NAMES for b in (False, True) for n in NODE_NOTES}
 
 
-class EdgeState(NamedTuple):
-    """One diagram edge's state (a named tuple; each edge has two, built once: ``_EDGE_STATES``)."""
+@dataclass(frozen=True, slots=True)
+class EdgeState:
+    """One diagram edge's state."""
 
     id: str
     source: str
@@ -126,12 +125,8 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
         "eval_registry": gated,
         "update_registry": not gated,
     }
-    return tuple([states[active[a] and active[b] and special.get(eid, True)]
-                  for (eid, a, b, _), states in zip(EDGES, _EDGE_STATES, strict=True)])
-
-
-# each edge's two states (inactive, active), built once: an evaluation picks 14 of them instead of building them
-_EDGE_STATES = tuple((EdgeState(eid, a, b, False, asy), EdgeState(eid, a, b, True, asy)) for eid, a, b, asy in EDGES)
+    return tuple(EdgeState(id=eid, source=a, target=b, active=active[a] and active[b] and special.get(eid, True),
+                           asynchronous=asy) for eid, a, b, asy in EDGES)
 
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
@@ -203,5 +198,5 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
             state = LOAD_STATE[meter_levels["kl_risk"]]
         else:
             state = "ok"
-        out[node] = NODE_STATES[on, state, node == bottleneck, notes.get(node, "")]
+        out[node] = NodeState(active=on, state=state, bottleneck=node == bottleneck, note=notes.get(node, ""))
     return out

@@ -14,10 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.model import Result, WorkloadInputs
 from app.model.physics.generation import Generation as GenerationRecord
+from app.model.physics.layout import TrainingLayout as TrainingLayoutRecord
 from app.model.physics.memory import ModelMemory as ModelMemoryRecord
 from app.model.physics.offline import Dpo as DpoRecord
 from app.model.physics.offline import Run as RunRecord
 from app.model.physics.step import GpuLayout as GpuLayoutRecord
+from app.model.physics.step import Step as StepRecord
+from app.model.physics.training import TrainingTime as TrainingTimeRecord
 
 
 def record_model(record: type) -> type[BaseModel]:
@@ -92,6 +95,11 @@ class StepOut(BaseModel):
     gpu_groups: GpuLayout = Field(description="the chosen layout: GPUs per role, the engine's tensor parallel and "
                                               "replicas, and the fixed ½ / ¼ / ¼ split's step it was compared with")
     generation_engine: Generation
+    training_layout: TrainingLayoutRecord | None = Field(
+        None, description="the trainer's layout: fsdp | megatron, TP × PP × EP × CP, data-parallel sizes, GB per GPU")
+    training_time: TrainingTimeRecord | None = Field(
+        None, description="training's compute, pipeline bubble and communication per step, s")
+    optimizer_steps: int = Field(0, description="optimizer steps this RL step takes (epochs · per epoch)")
 
 
 class LaneOut(BaseModel):
@@ -121,6 +129,11 @@ class MemoryOut(BaseModel):
     peak_per_gpu_gb: float = Field(description="the fullest GPU at its fullest phase, everything counted")
     lanes: list[LaneOut] = Field(description="GB on one GPU of each group, by model part")
     models: ModelMemory
+    host_gb_per_node: float = Field(0.0, description="host memory one node needs: offloaded states and (colocated) "
+                                                     "the sleeping engine's weights")
+    wake_peak_gb: float = Field(0.0, description="colocated: one GPU when the engine wakes with the trainer's "
+                                                 "states resident")
+    engine_fits: bool = Field(True, description="the engine instance holds its weights and one longest sequence")
 
 
 class OfflineOut(BaseModel):
@@ -131,6 +144,10 @@ class OfflineOut(BaseModel):
 class EstimatesOut(BaseModel):
     step: StepOut
     memory: MemoryOut
+    step_at_min_gpus: StepOut | None = Field(
+        None, description="when the state does not fit: the RL step at memory.min_gpus GPUs (labelled as such)")
+    fit_remedies: list[str] = Field(
+        default_factory=list, description="when no count up to 4,096 fits: the changes that each make it fit")
     run: Run = Field(description="one pass over the prompts (DPO: over the pairs, epochs times): steps, hours, "
                                  "GPU-hours")
     dpo: Dpo
@@ -152,6 +169,17 @@ class EvaluateOut(BaseModel):
     estimates: EstimatesOut
 
 
+def step_out(s: StepRecord) -> StepOut:
+    return StepOut(
+        generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s, overlap_s=s.overlap_s,
+        total_s=s.total_s, generation_share=s.generation_share, generation_gpu_s=s.generation_gpu_s,
+        scoring_gpu_s=s.scoring_gpu_s, training_gpu_s=s.training_gpu_s, idle_gpu_s=s.idle_gpu_s,
+        tokens=s.tokens, sync_s=s.sync_s, tail_s=s.tail_s, tail_share=s.tail_share, staleness=s.staleness,
+        sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups._asdict(),
+        generation_engine=s.gen._asdict(), training_layout=s.training_layout, training_time=s.training_time,
+        optimizer_steps=s.optimizer_steps)
+
+
 def evaluate_out(r: Result) -> EvaluateOut:
     s, m, o = r.step, r.memory, r.offline
     return EvaluateOut(
@@ -164,13 +192,9 @@ def evaluate_out(r: Result) -> EvaluateOut:
         decisions={k: DecisionOut(state=d.state, reason=d.reason, args=d.args) for k, d in r.decisions.items()},
         reasons=[ReasonOut(key=x.key, args=x.args) for x in r.reasons],
         estimates=EstimatesOut(
-            step=StepOut(
-                generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s, overlap_s=s.overlap_s,
-                total_s=s.total_s, generation_share=s.generation_share, generation_gpu_s=s.generation_gpu_s,
-                scoring_gpu_s=s.scoring_gpu_s, training_gpu_s=s.training_gpu_s, idle_gpu_s=s.idle_gpu_s,
-                tokens=s.tokens, sync_s=s.sync_s, tail_s=s.tail_s, tail_share=s.tail_share, staleness=s.staleness,
-                sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups._asdict(),
-                generation_engine=s.gen._asdict()),
+            step=step_out(s),
+            step_at_min_gpus=step_out(r.step_at_min_gpus) if r.step_at_min_gpus else None,
+            fit_remedies=list(r.fit_remedies),
             memory=MemoryOut(
                 total_gb=m.total_gb, per_gpu_gb=m.per_gpu_gb, gpu_memory_gb=m.gpu_memory_gb, usable_gb=m.usable_gb,
                 fits=m.fits, min_gpus=m.min_gpus, training_per_gpu_gb=m.training_per_gpu_gb,
@@ -180,7 +204,8 @@ def evaluate_out(r: Result) -> EvaluateOut:
                 engine_gb_per_gpu=m.engine_gb_per_gpu, peak_per_gpu_gb=m.peak_per_gpu_gb,
                 lanes=[LaneOut(lane=x.lane, gpus=x.gpus, parts=dict(x.parts), total_gb=x.total_gb, over=x.over)
                        for x in r.memory_lanes],
-                models=m.models._asdict()),
+                models=m.models._asdict(), host_gb_per_node=m.host_gb_per_node, wake_peak_gb=m.wake_peak_gb,
+                engine_fits=m.engine_fits),
             run=r.run._asdict(),
             dpo=r.dpo._asdict(),
             sft=OfflineOut(epoch_s=o.sft_epoch_s, per_gpu_gb=o.sft_per_gpu_gb),

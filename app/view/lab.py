@@ -51,7 +51,7 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
                 "number", name, spec.group, fmt_param(value), min=fmt_param(spec.minimum),
                 max=fmt_param(spec.maximum), step="1" if spec.integer else "any", ladder=LADDER_JSON[name],
                 index=_nearest_index(spec.ladder, value), last=len(spec.ladder) - 1,
-                disabled=name == "policy_b" and inputs.arch != "custom", changed=changed,
+                disabled=name == "policy_b" and (inputs.arch != "custom" or inputs.layers is not None), changed=changed,
                 shows_unit=spec.unit != "β"))
         else:
             spec = CHOICE_SPECS[name]

@@ -1,30 +1,23 @@
-"""The launch page (/{lang}/launch): for the state on screen, a verl and an OpenRLHF command, each with its flags,
-their documented sources and its notes, or the reason there is none.  Frozen view-models; the template translates
-every key (``Text``) and escapes every value."""
+"""The launch page (/{lang}/launch) and its JSON (/api/launch): for the state on screen, a verl, an OpenRLHF and a
+TRL command, each with its pinned release, its flags and where each is defined, its notes and the template files it
+expects; or the reason there is none (a state that does not fit links to the fewest GPUs that do).  Frozen
+view-models; the template translates every key (``Text``) and escapes every value."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
-from app.i18n import translator
+from app.i18n import LANGS, translator
+from app.launch import FILES, State, for_state
+from app.launch.common import Command, Note
+from app.launch.releases import FRAMEWORKS
+from app.launch.sources import LAUNCHERS, SOURCES
 from app.model import Result
 from app.model.inputs import Notice
-from app.model.launch import (
-    LAUNCHERS,
-    SOURCES,
-    VERL_DOCS,
-    VERL_VERSION,
-    Command,
-    Note,
-    launch_commands,
-    layout_from,
-    layout_notes,
-    layout_refusal,
-)
 from app.view.lab import other
 from app.view.links import canonical_query
 
-FRAMEWORKS = (("verl", "verl", "verl.main_ppo"), ("openrlhf", "OpenRLHF", "openrlhf.train_ppo_ray"))
 _ROLE_ARGS = ("role",)  # note arguments that name a framework role: translated (launch.role.*) before formatting
 
 
@@ -55,19 +48,28 @@ class FlagRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Panel:
-    """One framework: its command (text, version, flags, notes) or the reason it has none."""
+class FileLink:
+    name: str
+    url: str
+    what: Text
 
-    framework: str                  # verl | openrlhf (ids in the page: launch-verl, launch-openrlhf)
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One framework: its command (text, release, flags, notes, files) or the reason it has none."""
+
+    framework: str                  # verl | openrlhf | trl (ids in the page: launch-verl, …)
     name: str                       # as the project writes it
     text: str | None                # the shell command; None when there is none
-    version: str
+    version: str                    # "verl 0.9.1"
+    pin: str                        # "verl==0.9.1"
     launcher: Source | None         # where the launcher tokens are documented
     flags: tuple[FlagRow, ...]
     notes: tuple[Text, ...]
     reason: Text | None
     sources: tuple[Source, ...]     # every source the command cites, in first-use order
-    version_line: Text = Text("launch.version", (("version", ""),))  # "flag names as documented for …"
+    files: tuple[FileLink, ...] = ()
+    script_url: str = ""            # the command as a .sh download
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,9 @@ class LaunchPage:
     self_url: str
     panels: tuple[Panel, ...]
     map_notes: tuple[Text, ...]     # what the mapping from the lab's layout chose (launch.map.*)
+    fit_url: str | None             # the state does not fit: the same state on the fewest GPUs that do
+    versions: tuple[str, ...]       # "verl 0.9.1", … for the page's lead
+    engine_shape: str = ""          # the model's engine: "8", or "8 × PP 5" with pipeline stages
 
 
 def _source(sid: str) -> Source:
@@ -95,54 +100,57 @@ def _text(note: Note, lang: str) -> Text:
     return Text(note.key, args)
 
 
-def _panel(framework: str, name: str, cmd: Command | None, reason: Note | None, lang: str) -> Panel:
+def _launcher_source(cmd: Command) -> Source:
+    sid = next(src for tokens, src in LAUNCHERS.values() if cmd.launcher[:len(tokens)] == tokens)
+    return _source(sid)
+
+
+def _panel(framework: str, state: State, lang: str, query: str) -> Panel:
+    release = next(r for r in FRAMEWORKS if r.framework == framework)
+    cmd = state.command(framework)
     if cmd is None:
-        why = reason if reason is not None else Note("launch.reason.invalid_layout", (("field", "?"), ("value", "?")))
-        return Panel(framework, name, None, "", None, (), (), _text(why, lang), ())
-    launcher_id = next(k for k, (tokens, _) in LAUNCHERS.items() if cmd.launcher[:len(tokens)] == tokens)
-    launcher = _source(LAUNCHERS[launcher_id][1])
+        why = state.reason(framework) or Note("launch.reason.invalid_layout", (("field", "?"), ("value", "?")))
+        return Panel(framework, release.name, None, release.label, release.pin, None, (), (), _text(why, lang), ())
+    launcher = _launcher_source(cmd)
     flags = tuple(FlagRow(f.name, f.value, _source(f.source)) for f in cmd.flags)
     seen: dict[str, Source] = {launcher.id: launcher}
     for f in flags:
         seen.setdefault(f.source.id, f.source)
-    return Panel(framework, name, cmd.text, cmd.version, launcher, flags, tuple(_text(n, lang) for n in cmd.notes),
-                 None, tuple(seen.values()), version_line(cmd.version, lang))
+    files = tuple(FileLink(name, f"/launch/files/{name}", Text(FILES[name])) for name in cmd.files)
+    return Panel(framework, release.name, cmd.text, release.label, release.pin, launcher, flags,
+                 tuple(_text(n, lang) for n in cmd.notes), None, tuple(seen.values()), files,
+                 f"/api/launch/{framework}.sh?{query}")
 
 
-def version_line(version: str, lang: str) -> Text:
-    """The line naming the documentation the flags follow: a release as published, or verl's main branch in a
-    given month (zh: 2026 年 9 月; en: 2026-09)."""
-    if version == VERL_VERSION:
-        repo, branch, year, month = VERL_DOCS
-        shown = str(month) if lang == "zh" else f"{month:02d}"
-        return Text("launch.version_branch", (("repo", repo), ("branch", branch), ("year", year), ("month", shown)))
-    return Text("launch.version", (("version", version),))
-
-
-def _for_commands(note: Note, launch) -> Note:  # noqa: ANN001 - app.model.launch.Launch
-    """A mapping note as the page's commands need it: the prompt-length note names only the flags of the commands
-    the page shows (verl's ``data.max_prompt_length``, OpenRLHF's ``--data.max_len``)."""
-    if note.key != "launch.map.prompt_max" or (launch.verl is None) == (launch.openrlhf is None):
+def _for_commands(note: Note, state: State) -> Note:
+    """The prompt-length note names only the flags of the commands the page shows."""
+    if note.key != "launch.map.prompt_max":
         return note
-    return Note("launch.map.prompt_max_verl" if launch.openrlhf is None else "launch.map.prompt_max_openrlhf",
-                note.args)
+    shown = tuple(fw for fw in ("verl", "openrlhf", "trl") if state.command(fw) is not None)
+    if shown == ("verl",):
+        return Note("launch.map.prompt_max_verl", note.args)
+    if "verl" not in shown:
+        return Note("launch.map.prompt_max_openrlhf", note.args)
+    return note
 
 
 def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> LaunchPage:
     query = canonical_query(result.inputs)
-    refusal = layout_refusal(result)
-    if refusal is not None:
-        panels = tuple(_panel(fw, name, None, refusal, lang) for fw, name, _ in FRAMEWORKS)
-        notes: tuple[Text, ...] = ()
-    else:
-        launch = launch_commands(layout_from(result))
-        panels = (_panel("verl", "verl", launch.verl, launch.verl_reason, lang),
-                  _panel("openrlhf", "OpenRLHF", launch.openrlhf, launch.openrlhf_reason, lang))
-        notes = tuple(_text(_for_commands(n, launch), lang) for n in layout_notes(result))
+    state = for_state(result)
+    notes = () if state.mapped.refusal else tuple(_text(_for_commands(n, state), lang) for n in state.mapped.notes)
+    fit = state.mapped.fit_gpus
     return LaunchPage(
         lang=lang, other_lang=other(lang), result=result, notices=notices,
         lab_url=f"/{lang}/?{query}", switch_url=f"/{other(lang)}/launch?{query}", self_url=f"/{lang}/launch?{query}",
-        panels=panels, map_notes=notes)
+        panels=tuple(_panel(r.framework, state, lang, query) for r in FRAMEWORKS), map_notes=notes,
+        fit_url=f"/{lang}/launch?{urlencode(result.inputs.query(gpus=fit))}" if fit else None,
+        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result))
+
+
+def _engine_shape(result: Result) -> str:
+    """The model's engine as the state summary writes it after "TP": its TP, and its pipeline stages if any."""
+    gen = result.step.gen
+    return str(gen.tensor_parallel) if gen.pipeline <= 1 else f"{gen.tensor_parallel} × PP {gen.pipeline}"
 
 
 def launch_context(lang: str, result: Result, notices: tuple[Notice, ...]) -> dict:
@@ -150,3 +158,40 @@ def launch_context(lang: str, result: Result, notices: tuple[Notice, ...]) -> di
     vm = launch_page(lang, result, notices)
     return {"lang": lang, "other_lang": vm.other_lang, "page": "launch", "vm": vm, "r": result,
             "inputs": result.inputs, "switch_url": vm.switch_url}
+
+
+# --- the JSON answer ----------------------------------------------------------------------------------------------
+
+
+def _note_json(note: Note) -> dict:
+    texts = {lang: translator(lang)(note.key, **_text(note, lang).params) for lang in LANGS}
+    return {"key": note.key, "args": dict(note.args), "text": texts}
+
+
+def launch_json(result: Result) -> dict:
+    """Per framework: ``command``, ``version``, ``pin``, ``config`` (verl's Hydra config), ``notes`` and ``files``,
+    or ``command`` null and the ``reason``; the mapping's notes; the fewest GPUs that fit when the state does not."""
+    state = for_state(result)
+    out = {}
+    for release in FRAMEWORKS:
+        cmd = state.command(release.framework)
+        why = None if cmd is not None else state.reason(release.framework)
+        out[release.framework] = {
+            "version": release.version, "pin": release.pin,
+            "command": cmd.text if cmd else None,
+            "config": (cmd.config or None) if cmd else None,
+            "notes": [_note_json(n) for n in cmd.notes] if cmd else [],
+            "files": [f"/launch/files/{name}" for name in cmd.files] if cmd else [],
+            "reason": _note_json(why) if why else None,
+        }
+    return {"query": canonical_query(result.inputs), "frameworks": out,
+            "mapping": [_note_json(n) for n in state.mapped.notes] if not state.mapped.refusal else [],
+            "fit_gpus": state.mapped.fit_gpus}
+
+
+def launch_script(result: Result, framework: str) -> str | None:
+    """The command as a shell script (None when the state has none for ``framework``)."""
+    cmd = for_state(result).command(framework)
+    if cmd is None:
+        return None
+    return f"#!/usr/bin/env bash\n# RLHF Pipeline Lab: /launch?{canonical_query(result.inputs)}\nset -euo pipefail\n\n{cmd.text}\n"

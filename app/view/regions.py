@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from app.model import Result
+from app.model.architectures import SHAPE_NAMES
 from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
-from app.model.inputs import Notice
+from app.model.inputs import Notice, fmt_param
 from app.model.meters import METER_IDS, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
@@ -171,13 +172,16 @@ class ArchInfoVM:
     experts: int
     experts_per_token: int
     kv_bytes_per_token: float
+    shape: tuple[tuple[str, str], ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
 
 
 def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
-    return ArchInfoVM(arch=i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
+    shape = tuple((n, "" if getattr(i, n) is None else fmt_param(getattr(i, n))) for n in SHAPE_NAMES)
+    return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
                       head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
-                      experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a))
+                      experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),
+                      shape=shape)
 
 
 @frozen
@@ -226,10 +230,6 @@ def _layout_case(r: Result) -> str:
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
 
 
-GENERATION_IS_WHOLE = 0.995  # generation ≥ 99.5 % of a run-ahead step: the step is as long as generation
-HIDDEN_S = 0.5  # scoring hidden behind generation to within half a second counts as hidden
-
-
 def _est_step(r: Result) -> EstStepVM:
     """The step's figures in the units its texts use, and the catalogue keys its sentences take."""
     s, i = r.step, r.inputs
@@ -243,9 +243,8 @@ def _est_step(r: Result) -> EstStepVM:
         method=i.method, placement=i.placement, staleness=i.staleness, layout_case=_layout_case(r),
         generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
         idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0, decode_step_ms=s.gen.decode_step_s * 1000,
-        scoring_all_hidden=s.scoring_hidden_s >= s.scoring_s - HIDDEN_S, scoring_hidden=s.scoring_hidden_s >= HIDDEN_S,
-        generation_key="est.phase.gen_all" if i.staleness and s.generation_share >= GENERATION_IS_WHOLE
-        else "est.phase.gen",
+        scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
+        generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
         scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
         show_layout=i.placement == "separate" and s.gpu_groups is not None)
 

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.i18n import translator
+from app.launch import for_state
 from app.model import evaluate
-from app.model.launch import launch_commands, layout_from
 from app.model.scenarios import PRESET_BY_ID
 
 from .conftest import DESKTOP, PHONE
@@ -26,10 +26,10 @@ GRPO_QUERY = urlencode(GRPO.query())
 
 
 def _expected(framework: str) -> str:
-    return getattr(launch_commands(layout_from(evaluate(GRPO))), framework).text
+    return for_state(evaluate(GRPO)).command(framework).text
 
 
-@pytest.mark.parametrize("framework", ["verl", "openrlhf"])
+@pytest.mark.parametrize("framework", ["verl", "openrlhf", "trl"])
 def test_copy_puts_the_command_on_the_clipboard(open_page, base_url: str, framework: str) -> None:
     page: Page = open_page(permissions=["clipboard-read", "clipboard-write"])
     goto(page, f"{base_url}/en/launch?{GRPO_QUERY}")
@@ -40,7 +40,8 @@ def test_copy_puts_the_command_on_the_clipboard(open_page, base_url: str, framew
     expect(button).to_have_text(translator("en")("launch.copied"))
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == _expected(framework)
-    assert copied.startswith("python3 -m verl.trainer.main_ppo" if framework == "verl" else "ray job submit")
+    first = {"verl": "python3 -m verl.trainer.main_ppo", "openrlhf": "ray job submit", "trl": "accelerate launch"}
+    assert copied.split("\n")[1].startswith(first[framework])  # after the release's header line
     expect(button).to_have_text(translator("en")("launch.copy"), timeout=4_000)  # the label comes back
 
 

@@ -39,7 +39,7 @@ def test_the_eval_window_is_a_duration_and_dpo_counts_pairs(client, lang: str) -
 def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, whole: str, part: str) -> None:
     """Default (separate): scoring 79.6 s, all of it behind generation's 117 s → 'all of it', not 'of which 80 s';
     colocated: the phases take turns, 0 s overlaps → no clause at all.  GRPO: 53 s, 43 s of it hidden → the part."""
-    separate = client.get(f"/{lang}/?placement=separate").text
+    separate = client.get(f"/{lang}/?{_q(placement='separate')}").text
     assert whole in _meter(separate, "scoring_load") and part not in _meter(separate, "scoring_load")
     colocated = _meter(client.get(f"/{lang}/?{_q(placement='colocated')}").text, "scoring_load")
     assert whole not in colocated and part not in colocated
@@ -56,8 +56,8 @@ def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
     default PPO: 102 samples against 128 → the comparison stays; no verl command → no word about 'the verl command'."""
     grpo = _text(client.get(f"/zh/launch?{_q(PRESET_BY_ID['grpo'].inputs)}").text)
     assert "每个优化器 step 取 128 条序列，这是本 Lab 假设的数值" in grpo and "本 Lab 假设约 128 条" not in grpo
-    assert "参数名以 verl-project/verl main 分支 2026 年 9 月的文档为准" in grpo and "docs 2026" not in grpo
-    default = _text(client.get("/zh/launch?placement=separate").text)  # the 2023 default: separate
+    assert "已对照 verl 0.9.1 检查" in grpo and "docs 2026" not in grpo and "main 分支" not in grpo
+    default = _text(client.get("/zh/launch?placement=separate").text)  # the old default: verl refuses it
     assert "当前配置无法生成 verl 命令" in default and "verl 命令里" not in default
     assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in default
     en = _text(client.get("/en/launch?placement=separate").text)

@@ -95,7 +95,7 @@ def test_an_overlapped_step_is_not_100_percent_generation(client, lang: str, who
     assert whole in _meter(body, "rollout_load") and "100%" not in _meter(body, "rollout_load")
     why = _why(body)
     assert "100%" not in why
-    assert ("异步后 step 就由 generation" if lang == "zh" else "asynchronous, the step is generation's") in why
+    assert ("异步后 step 就由生成" if lang == "zh" else "asynchronous, the step is generation's") in why
     assert "100%" not in _by_class(body, "ph-gen")
     # synchronous (step 11), the share is a share and is printed as one
     assert "占整个 step 的" in _meter(client.get(f"/zh/?{_q(STEP[11])}").text, "rollout_load")
@@ -180,7 +180,7 @@ def test_the_kl_field_has_no_unit_after_its_number(client) -> None:
 
 def test_the_assumptions_table_writes_microseconds_and_percent(client) -> None:
     """collective latency 1e-5 s = 10 µs; LoRA adapters 0.005 of the parameters = 0.5 %."""
-    body = _text(client.get("/zh/reference").text)  # the assumptions table lives on the reference page
+    body = _text(client.get("/zh/reference").text)  # the assumptions live on the reference page
     assert "每次集合通信 10 微秒" in body and "0.00001" not in body
     assert "参数量的 0.5%" in body and "参数量的 0.005" not in body
     en = _text(client.get("/en/reference").text)

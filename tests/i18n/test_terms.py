@@ -46,6 +46,18 @@ def test_the_sheet_parses():
     items = {f.item for f in s.forbidden}
     assert {"共置", "GPU-秒", "政策敏感", "KV 缓存", "re:\\d %"} <= items
     assert {"rollout", "reward model", "KV cache", "GPU"} <= set(s.kept)
+    # the rows of the 2026-12 read: one name per concept (staleness, DPO passes, model states, GRPO's gloss, the calques)
+    assert {"落后一步", "落后 k 步", "DPO epoch", "优化器状态（16 字节/参数）", "组内相对的 policy 优化", "运行面板",
+            "答案不同的决策卡片", "那份契约"} <= items
+    assert {"生成", "打分", "Generation 提前步数"} <= {i for f in s.forbidden for i in (f.item,)} | _zh_written()
+    assert s.pinned["tutorial.glossary"] == s.pinned["glossary.open"] == "术语表"
+
+
+def _zh_written() -> set[str]:
+    """Every item of the sheet's 中文写法 column (the names a zh page uses)."""
+    from .terms import _CODE_ITEM, SHEET, _tables
+    return {item for header, rows in _tables(SHEET.read_text(encoding="utf-8")) if "中文写法" in header
+            for row in rows for item in _CODE_ITEM.findall(row[header.index("中文写法")])}
 
 
 def _excerpt(text: str, m: re.Match[str]) -> str:

@@ -29,6 +29,8 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 # A link whose text is an address (a URL, a domain, a repository path, a file name) names a place, not prose.
 _ADDRESS = re.compile(r"\s*(?:https?://\S+|[\w.-]+(?:/[\w.-]+)+/?|[\w-]+(?:\.[\w-]+)+(?:/\S*)?)"
                       r"(?:,\s*[\w.-]+(?:/[\w.-]+)+)*\s*")
+# An address shown as text on any page (the lab's "link to this state", a URL): a place, not prose.
+_PAGE_ADDRESS = re.compile(r"(?:https?://|/(?:zh|en)/)\S*")
 # The blocks whose text is judged whole: a paragraph, a list item, a table cell, a heading.
 BLOCK = {"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "caption", "figcaption"}
 
@@ -73,7 +75,7 @@ class _Text(HTMLParser):
         (self.blocks[-1] if self.blocks else self.runs).extend(runs)
 
     def handle_data(self, data) -> None:  # noqa: ANN001
-        if self.skip or not data.strip():
+        if self.skip or not data.strip() or _PAGE_ADDRESS.fullmatch(data.strip()):  # an address shown as text
             return
         if self.prose_only and self.stack and self.stack[-1][0] == "a" and _ADDRESS.fullmatch(data):
             return

@@ -85,14 +85,6 @@ def test_generation_share_openrlhf(row_id: str) -> None:
     assert 0.50 <= share <= 0.85, share
 
 
-def test_generation_share_default_inputs() -> None:
-    # the lab's default workload is standard PPO (7 B / 7 B, 512 rollouts, 512 + 1,024 tokens): 50–85 %… within 45 %
-    # to 85 %: the GQA default engine is faster than 2023's MHA engines (docs/model.md)
-    # in the 2023 separate layout (the page's default is colocated, where training dominates a one-node step)
-    share = evaluate(WorkloadInputs(placement="separate")).step.generation_share
-    assert 0.45 <= share <= 0.85, share
-
-
 def test_generation_share_never_below_40_percent_for_standard_ppo() -> None:
     # calibration.md: "never below 40 %" — standard PPO of 2023: MHA Llama-2 shapes, the OpenRLHF config, separate
     # placement (the 2023 layout), over the GPU types of calibration.md and B200.  Not H20: with 148 TFLOP/s against

@@ -67,7 +67,9 @@ def test_constants_used_by_hand_arithmetic() -> None:
         "custom_kv_heads": 8, "custom_head_dim": 128, "train_mfu": 0.35, "forward_mfu": 0.45,
         "decode_bandwidth_efficiency": 0.60, "usable_memory_fraction": 0.90, "decode_step_overhead_vllm_s": 0.004,
         "decode_step_overhead_hf_s": 0.010, "hf_batch_per_gpu": 16, "dpo_batch_pairs": 64,
-        "micro_batch_tokens_per_gpu": 16_384, "mini_batch_sequences": 128, "collective_bus_efficiency": 0.77,
+        "micro_batch_tokens_per_gpu": 16_384, "logits_chunk_tokens": 4096, "logits_bytes_per_value": 4,
+        "grpo_optimizer_steps": 1, "ppo_optimizer_steps": 4, "megatron_resident_bytes_per_param": 6,
+        "megatron_sharded_bytes_per_param": 12, "collective_bus_efficiency": 0.77,
         "colocated_engine_memory_fraction": 0.6, "gpus_per_node": 8,
     }
     assert {k: CONSTANTS[k].value for k in expected} == expected
@@ -198,21 +200,23 @@ def test_offload_and_lora_bytes_per_param() -> None:
 
 
 def test_activations_and_logits_of_a_long_sequence() -> None:
-    # Llama-3-8B, one 32,768-token sequence: 32 · 4,096 · 2 · 32,768 = 8.59 GB + 128,256 · 6 · 32,768 = 25.2 GB
+    # Llama-3-8B, one 32,768-token sequence: 32 · 4,096 · 2 · 32,768 = 8.59 GB; the logits come in chunks of 4,096
+    # tokens in fp32 (NeMo RL logprob_chunk_size): 128,256 · 4 · 4,096 = 2.10 GB, not 128,256 · 6 · 32,768 = 25.2 GB
     a = ARCHS["llama3_8b"]
     act, logit = activation_gb(a, 32_768), logits_gb(a.vocab, 32_768)
     assert act == approx(32 * 4096 * 2 * 32_768 / 1e9)
-    assert logit == approx(128_256 * 6 * 32_768 / 1e9)
-    assert act + logit == approx(33.8, abs=0.05)
+    assert logit == approx(128_256 * 4 * 4096 / 1e9)
+    assert act + logit == approx(10.69, abs=0.01)
 
 
 def test_a_32k_sequence_decides_the_fit() -> None:
-    # Llama-3.1-8B GRPO on one H100 node: states 126… at 8 GPUs are 144 / 8 = 18 GB (kl > 0, verifier) + 33.8 GB of
-    # one 32k sequence's activations and logits = 51.8 GB ≤ 72: fits; on 2 GPUs 72 + 33.8 > 72: does not
+    # Llama-3.1-8B GRPO on one H100 node: states at 8 GPUs are 144 / 8 = 18 GB (kl > 0, verifier) + 10.7 GB of
+    # one 32k sequence's activations (8.59) and one chunk of logits (2.10) = 28.7 GB ≤ 72: fits; on 2 GPUs
+    # 72 + 10.7 > 72: does not
     base = dict(arch="llama3_8b", policy_b=8.0, method="grpo", reward="verifier", gpu="h100_80g",
                 placement="colocated", prompt_tokens=512, response_tokens=2048, response_max_tokens=32_256)
     r = evaluate(w(**base, gpus=8))
-    assert r.memory.activation_gb + r.memory.logits_gb == approx(33.8, abs=0.05)
+    assert r.memory.activation_gb + r.memory.logits_gb == approx(10.69, abs=0.01)
     assert r.memory.fits
     assert not evaluate(w(**base, gpus=2)).memory.fits
 
@@ -240,7 +244,8 @@ def test_zero3_floor_at_4096_gpus() -> None:
 
 def test_tensor_parallel_within_a_node_and_the_kv_heads() -> None:
     assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "vllm") == (1, 2, 4, 8)   # min(8, 8 KV heads)
-    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4)     # 4 KV heads
+    # TP may exceed the KV heads (vLLM replicates them): Qwen2.5-7B's 4 KV heads do not cap it
+    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4, 8)
     assert tensor_parallel_options(ARCHS["llama3_8b"], 2, "vllm") == (1, 2)
     assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "hf") == (1,)            # HF generate: no TP
     # no engine is ever wider than a node (today's model allowed TP 64 for a 7 B engine)
@@ -411,10 +416,11 @@ def test_default_memory() -> None:
     m = ppo_memory(i, A100_80, step)
     assert m.total_gb == 252 and m.usable_gb == 72.0
     # a training GPU also holds one micro-batch (16,384 tokens) of activations and logits:
-    # 32.9 layers · 4,212 · 2 B · 16,384 = 4.54 GB + 128,256 · 6 · 16,384 = 12.6 GB → 224 / (72 − 17.2) → 5 GPUs
+    # 32.9 layers · 4,212 · 2 B · 16,384 = 4.54 GB + one 4,096-token chunk of fp32 logits, 128,256 · 4 · 4,096 =
+    # 2.10 GB → 224 / (72 − 6.64) → 4 GPUs
     a = custom_arch(7)
     assert m.activation_gb == approx(a.layers * a.hidden * 2 * 16_384 / 1e9)
-    assert m.logits_gb == approx(128_256 * 6 * 16_384 / 1e9)
+    assert m.logits_gb == approx(128_256 * 4 * 4096 / 1e9)
     assert m.kv_bytes_per_token == approx(2 * a.layers * 8 * 128 * 2)
     assert step.groups.training >= math.ceil(224 / (72 - m.activation_gb - m.logits_gb))
     assert m.fits
@@ -474,8 +480,8 @@ def test_dpo_costs() -> None:
     assert d.epoch_s == approx(64_000 * d.pair_s / 8) and d.total_s == approx(2 * d.epoch_s)
     assert d.total_gb == approx(18 * 7)                    # 16 B/param policy + 2 B/param reference = 126 GB
     assert d.fits
-    # activations + logits of a 16,384-token micro-batch ride on every GPU: 126 / g + 17.2 ≤ 72 → g = 3
-    assert d.min_gpus == math.ceil(126 / (72 - d.activation_gb - d.logits_gb)) == 3
+    # activations + logits of a 16,384-token micro-batch ride on every GPU: 126 / g + 4.54 + 2.10 ≤ 72 → g = 2
+    assert d.min_gpus == math.ceil(126 / (72 - d.activation_gb - d.logits_gb)) == 2
 
 
 def test_stage_lanes() -> None:
@@ -731,7 +737,7 @@ def test_normalise_empty_query_is_defaults() -> None:
         ({"method": "ppo2"}, "method", "ppo", Notice("method", "unknown_choice", "ppo2", "ppo")),
         ({"arch": "gpt5"}, "arch", "custom", Notice("arch", "unknown_choice", "gpt5", "custom")),
         ({"group": "0"}, "group", 1, Notice("group", "below_min", "0", "1")),
-        ({"staleness": "9"}, "staleness", 4, Notice("staleness", "above_max", "9", "4")),
+        ({"staleness": "9"}, "staleness", 8, Notice("staleness", "above_max", "9", "8")),
         ({"rollouts": ""}, "rollouts", 512, Notice("rollouts", "empty", "", "512")),
         ({"epochs": "2.6"}, "epochs", 3, Notice("epochs", "rounded", "2.6", "3")),
         ({"response_max_tokens": "100"}, "response_max_tokens", 1024,

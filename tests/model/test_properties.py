@@ -19,8 +19,7 @@ from app.model.assumptions import ARCHS, GPUS
 from app.model.compare import with_method
 from app.model.inputs import CHOICES, NUMBER_SPECS, NUMBERS, PARAM_NAMES, effective
 from app.model.meters import METER_IDS
-from app.model.physics.memory import role_minimums
-from app.model.physics.step import ppo_step
+from app.model.physics.step import ppo_step, role_minimums
 from app.model.physics.workload import workload
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
@@ -30,6 +29,14 @@ PROPS = settings(max_examples=_SEARCH or 200, deadline=None, derandomize=not _SE
                  suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(PROPS, max_examples=_SEARCH or 60)
 REL = 1e-9  # float noise allowance on seconds
+# the separate split is searched over a few candidate layouts (physics.step._best_separate), not every split: two
+# neighbouring states may land on different candidates, within this much of each other
+SEARCH_REL = 5e-3
+
+
+# the inputs of issue 26 stay at their defaults here (so these properties keep drawing the examples they always did);
+# tests/model/test_timing.py draws them
+TIMING_INPUTS = ("oversample", "passes", "partial_rollouts", "rollout_dtype")
 
 
 def number(name: str) -> st.SearchStrategy:
@@ -46,8 +53,8 @@ def number(name: str) -> st.SearchStrategy:
 
 def workloads(**fixed: st.SearchStrategy) -> st.SearchStrategy[WorkloadInputs]:
     """Valid workloads, as the model computes with them (``effective``: the rules between parameters applied)."""
-    fields = {spec.name: number(spec.name) for spec in NUMBERS}
-    fields.update({spec.name: st.sampled_from(spec.choices) for spec in CHOICES})
+    fields = {spec.name: number(spec.name) for spec in NUMBERS if spec.name not in TIMING_INPUTS}
+    fields.update({spec.name: st.sampled_from(spec.choices) for spec in CHOICES if spec.name not in TIMING_INPUTS})
     fields.update(fixed)
     return st.builds(WorkloadInputs, **fields).map(effective)
 
@@ -97,7 +104,7 @@ def test_generation_rises_with_rollouts(i: WorkloadInputs, pair: tuple) -> None:
     a, b = (evaluate(changed(i, rollouts=x)) for x in pair)
     if i.placement == "colocated":
         assert b.step.generation_s >= a.step.generation_s * (1 - REL)
-    assert b.step.total_s >= a.step.total_s * (1 - REL)
+    assert b.step.total_s >= a.step.total_s * (1 - (SEARCH_REL if i.placement == "separate" else REL))
 
 
 COLOCATED = dict(placement=st.just("colocated"), staleness=st.just(0))
@@ -107,6 +114,8 @@ COLOCATED = dict(placement=st.just("colocated"), staleness=st.just(0))
 @given(workloads(arch=st.just("custom"), **COLOCATED), two("policy_b"))
 def test_the_step_rises_with_policy_size(i: WorkloadInputs, pair: tuple) -> None:
     a, b = (step_of(changed(i, policy_b=x)) for x in pair)
+    if a.training_layout.backend != b.training_layout.backend:
+        return  # past fsdp_max_dense_b the trainer changes backend (Megatron's shards, no ZeRO-3 floor)
     assert b.total_s >= a.total_s * (1 - REL)
     if i.gpus <= 8:  # beyond a node the step may run on one node for one size and on all GPUs for the other
         assert b.generation_s >= a.generation_s * (1 - REL)
@@ -125,8 +134,10 @@ def test_generation_rises_with_response_length(i: WorkloadInputs, pair: tuple) -
 def test_a_longer_longest_response_never_shortens_a_step(i: WorkloadInputs, pair: tuple) -> None:
     lo, hi = (max(x, i.response_tokens) for x in pair)
     a, b = (step_of(changed(i, response_max_tokens=x)) for x in (lo, hi))
-    assert b.total_s >= a.total_s * (1 - REL)
-    assert b.generation_s >= a.generation_s * (1 - REL) or i.placement == "separate"
+    assert b.total_s >= a.total_s * (1 - (SEARCH_REL if i.placement == "separate" else REL))
+    # (separate, or a colocated step that moved to one node: the layout changed, not the engine)
+    assert (b.generation_s >= a.generation_s * (1 - REL) or i.placement == "separate"
+            or a.groups.generation != b.groups.generation)
 
 
 @PROPS
@@ -166,6 +177,8 @@ def test_eval_need_falls_with_more_frequent_evals(i: WorkloadInputs, pair: tuple
 def test_more_gpus_never_slower_colocated(i: WorkloadInputs, pair: tuple) -> None:
     # vllm only: HF generate inside a ZeRO-3 trainer all-gathers (G − 1)/G of the weights every decode step, so a
     # tiny workload does get slower with more GPUs — the lesson engine=hf teaches, not a model bug
+    if not all(evaluate(changed(i, gpus=g)).memory.fits for g in pair):
+        return  # a state that does not fit is not timed as a run (its step is indicative; step_at_min_gpus is)
     few, many = (step_of(changed(i, gpus=g)).total_s for g in pair)
     assert many <= few * (1 + REL)
 
@@ -176,14 +189,16 @@ def test_more_gpus_never_slower_colocated(i: WorkloadInputs, pair: tuple) -> Non
 def test_more_gpus_never_slower_separate(i: WorkloadInputs, other: int) -> None:
     lo, hi = sorted((i.gpus, other))
     few, many = (step_of(changed(i, gpus=g)) for g in (lo, hi))
-    # the fixed split never gets slower with more GPUs, and the searched step is never slower than it
-    assert many.gpu_groups.fixed_step_s <= few.gpu_groups.fixed_step_s * (1 + REL)
+    # the searched step is never slower than the fixed split, and (both fitting) never slower with more GPUs; the
+    # fixed split itself may be (its weight broadcast crosses InfiniBand once it spans two nodes)
     assert many.total_s <= many.gpu_groups.fixed_step_s * (1 + REL) or not _fixed_fits(changed(i, gpus=hi))
+    if all(evaluate(changed(i, gpus=g)).memory.fits for g in (lo, hi)):
+        assert many.total_s <= few.total_s * (1 + SEARCH_REL)
 
 
 def _fixed_fits(i: WorkloadInputs) -> bool:
     s = step_of(i)
-    t_min, s_min, g_min = workload(i, GPUS[i.gpu]).role_minimums
+    t_min, s_min, g_min = role_minimums(workload(i, GPUS[i.gpu]), i)
     from app.model.physics.step import gpu_groups
     f = gpu_groups(i.gpus, False)
     return t_min is not None and g_min is not None and f.training >= t_min and f.scoring >= s_min and (
@@ -196,7 +211,9 @@ def test_the_step_has_a_floor_as_gpus_grow(i: WorkloadInputs) -> None:
     # generation ≥ the longest response's floor; training ≥ the ZeRO-3 floor; neither falls to 0 with more GPUs
     s = step_of(i)
     if i.rollouts > 0:
-        assert s.generation_s >= s.gen.tail_floor_s * (1 - REL) > 0
+        # streaming (async with partial rollouts) never waits for the longest response: no floor then
+        assert s.generation_s >= (0.0 if s.gen.streaming else s.gen.tail_floor_s * (1 - REL))
+        assert s.gen.tail_floor_s > 0
         assert s.total_s > 0
 
 
@@ -332,10 +349,7 @@ def test_normalise_never_fails(query: dict) -> None:
 def test_separate_min_gpus_is_the_sum_of_the_role_minimums(i: WorkloadInputs) -> None:
     i = with_method(i, "ppo") if i.method == "dpo" else i  # a DPO state's RL memory is the workload under PPO
     w = workload(i, GPUS[i.gpu])
-    t_min, s_min, g_min = w.role_minimums
-    assert w.role_minimums == role_minimums(
-        w.mem, w.critic, w.reference, w.reward_model, w.usable_gb, w.train_peak_extra_gb, w.score_extra_gb,
-        2 * w.arch.total_b + w.kv_seq_gb)
+    t_min, s_min, g_min = role_minimums(w, i)
     m = evaluate(i).memory
     if t_min is not None and g_min is not None and t_min + s_min + g_min <= 4096:
         assert m.min_gpus == max(4, t_min + s_min + g_min)

@@ -98,10 +98,9 @@ def test_steps_4_to_8_quote_the_model() -> None:
     assert five["eval_risk"] >= METER_HOT  # "something else turned red" (the hot band)
     # step 6: x = 4 · 0.01 / 0.002 = 20, risk = 100 · 20 / 21 = 95; training 4× step 4's (4 epochs)
     assert six["pressure"] == pytest.approx(20.0) and six["risk"] == 95
-    # (4 epochs are 4× the training compute; a communication floor can keep the time's ratio near, not at, 4: the
-    # reveal quotes the epochs, the numbers the model's ratio)
+    # (4 epochs are 4× the compute; the ZeRO-3 floor and the layout it lands on keep the ratio near, not at, 4)
     assert six["training_ratio"] == pytest.approx(4.0, rel=0.25) and six["kl_ratio"] == pytest.approx(5.0)
-    # step 4's numbers: scoring runs beside generation, as much of it overlapping as both last
+    # step 4's reveal: scoring runs beside generation, as much of it hidden as generation lasts
     assert four["overlap_s"] == pytest.approx(min(four["scoring_s"], four["generation_s"]))
     # "already the longest phase": training was the longest phase at step 4 too
     assert four["training_s"] >= max(four["generation_s"], four["scoring_s"])
@@ -133,14 +132,16 @@ def test_step_10_the_longest_response_sets_the_step() -> None:
     f = walk_figures(10)
     i = WALKTHROUGH[9].inputs
     assert (i.response_tokens, i.response_max_tokens, i.placement) == (2_048, 8_192, "colocated")
-    # a synchronous step cannot end before its longest response: generation never below the floor ("a floor that no
-    # GPU count lowers"), and the tail is what generation spends beyond the batch's own time
-    assert f["generation_s"] >= f["floor_s"] * (1 - 1e-9) and f["generation_s"] >= f["batch_s"]
+    # a synchronous step cannot end before its longest response, and the drain comes on top of the batch's own
+    # time (continuous batching over the length distribution: app/model/decode.py)
+    assert f["generation_s"] >= max(f["batch_s"], f["floor_s"])
     assert f["tail_s"] == pytest.approx(f["generation_s"] - f["batch_s"]) and f["tail_s"] > 0
     assert f["tail_pct"] == pytest.approx(100 * f["tail_s"] / f["generation_s"])
     # no tail: generation is the batch's own time; twice the GPUs do not move the floor
     assert f["flat_generation_s"] == pytest.approx(f["batch_s"]) and f["flat_total_s"] < f["total_s"]
-    assert f["wide_gpus"] == 32 and f["wide_generation_s"] >= f["floor_s"] * (1 - 1e-9)
+    # twice the GPUs halve the bulk, not the drain: generation falls, far from half, and stays above the floor
+    assert f["wide_gpus"] == 32 and f["generation_s"] / 2 < f["wide_generation_s"] < f["generation_s"]
+    assert f["wide_generation_s"] >= f["floor_s"]
     assert f["total_s"] / 2 < f["wide_total_s"] < f["total_s"]  # "falls, far from half"
 
 

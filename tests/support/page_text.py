@@ -26,11 +26,10 @@ def card(body: str, decision: str, joiner: str = " ") -> str:
 
 
 def meter(body: str, meter_id: str) -> str:
-    """A meter's level, its short physical figure and its figure's sentence (the first line behind "i")."""
-    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter_id}"[^>]*>(.*?)<details.*?</summary><p>(.*?)</p>',
-                  body, re.S)
+    # the meter's figure and, under "show the math", its sentence (the formula line after it is left out)
+    m = re.search(rf'<div class="lvl-[a-z]+[^"]*" id="meter-{meter_id}"[^>]*>(.*?)(?:</p><p>|</details>)', body, re.S)
     assert m, meter_id
-    return text(m.group(1) + " " + m.group(2))
+    return text(m.group(1))
 
 
 def by_class(body: str, cls: str) -> str:

@@ -112,7 +112,7 @@ def test_the_kl_meter_says_what_its_level_means(client, lang):
 def test_a_memory_lane_over_the_card_says_it_does_not_fit(client, lang):
     """A5: a lane beyond usable memory (353 GB on an 80 GB card) says that the layout does not fit."""
     body = client.get(lab_path(lang, NOFIT)).text
-    lanes = re.findall(r'<tr class="over"><th scope="row">(.*?)</th>', body, re.S)
+    lanes = re.findall(r'<tr class="over"><th scope="row">(.*?)</th>', body, re.S)  # the legend is a table
     assert lanes and all(translator(lang)("est.mem_over") in text(x) for x in lanes)
     assert translator(lang)("est.mem_over") not in text(client.get(lab_path(lang, DEFAULTS)).text)
 

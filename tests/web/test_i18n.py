@@ -14,6 +14,7 @@ from app import templating
 from app.i18n import catalogue, translator
 from app.i18n.formats import COUNTED_EN
 from app.model import WorkloadInputs, evaluate
+from app.model.architectures import CONFIG_ERROR_KINDS, SHAPE_NAMES
 from app.model.assumptions import ARCH_IDS, ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
@@ -148,7 +149,8 @@ FAMILIES: dict[str, list[str]] = {
     "gpu.*.name": _keys("gpu.*.name", *GPUS),
     "group.*.name": _keys("group.*.name", *(g[0] for g in diagram.GROUPS)),
     "input.*.hint": _keys("input.*.hint", *PARAM_NAMES),
-    "input.*.label": _keys("input.*.label", *PARAM_NAMES),
+    "input.*.label": _keys("input.*.label", *PARAM_NAMES, *SHAPE_NAMES),
+    "config.error.*": _keys("config.error.*", *CONFIG_ERROR_KINDS),
     "unit.*": _keys("unit.*", *(s.name for s in NUMBERS)),
     "level.*": _keys("level.*", *LEVELS),
     "meter.*.help": _keys("meter.*.help", *METER_IDS),

@@ -1,5 +1,5 @@
 """The launch page (/{lang}/launch?<the lab's query>): per framework a command or a reason; the flags shown are the
-ones app/model/launch.py emitted, each documented; the state it was made for, linked both ways; clamped bad values;
+ones app/launch/ emitted, each with where it is defined; the state it was made for, linked both ways; clamped bad values;
 escaped; cacheable."""
 
 from __future__ import annotations
@@ -13,14 +13,35 @@ from support.html import parse
 from support.urls import LANGS, lab_path
 
 from app.i18n import catalogue, translator
+from app.launch import for_state
+from app.launch.layout import from_result
+from app.launch.sources import OPENRLHF_FLAGS, SOURCES, TRL_FLAGS, VERL_FLAGS
 from app.model import evaluate, normalise
-from app.model.launch import OPENRLHF_FLAGS, SOURCES, VERL_FLAGS, launch_commands, layout_from, layout_refusal
 from app.model.scenarios import PRESET_BY_ID, PRESETS
-from app.view.launch import version_line
 from app.view.links import canonical_query
 
-FRAMEWORKS = ("verl", "openrlhf")
-TABLES = {"verl": VERL_FLAGS, "openrlhf": OPENRLHF_FLAGS}
+FRAMEWORKS = ("verl", "openrlhf", "trl")
+TABLES = {"verl": VERL_FLAGS, "openrlhf": OPENRLHF_FLAGS, "trl": TRL_FLAGS}
+
+
+class _Launch:
+    """The state's commands by framework name (None where the state has none)."""
+
+    def __init__(self, inputs) -> None:
+        self.state = for_state(evaluate(inputs))
+
+    def __getattr__(self, name: str):
+        if name.endswith("_reason"):
+            return self.state.reason(name.removesuffix("_reason"))
+        return self.state.command(name)
+
+
+def layout_from(result):
+    return from_result(result).layout
+
+
+def layout_refusal(result):
+    return from_result(result).refusal
 
 
 def page(client, lang: str, query: str):
@@ -43,7 +64,7 @@ def command_text(panel: str) -> str | None:
 
 
 def launch_of(inputs):
-    return launch_commands(layout_from(evaluate(inputs)))
+    return _Launch(inputs)
 
 
 def query(inputs) -> str:
@@ -69,8 +90,8 @@ def test_every_preset_renders_a_command_or_a_reason_per_framework(client, lang, 
         text = command_text(panel)
         if cmd is not None:
             assert text == cmd.text
-            line = version_line(cmd.version, lang)
-            assert str(t.markup(line.key, **line.params)) in panel
+            release = cmd.text.split("\n")[0].removeprefix("# ")
+            assert str(t.markup("launch.version", version=cmd.version, pin=release)) in panel
             assert 'class="js-only copy-cmd"' in panel and f'data-copy="cmd-{fw}"' in panel
         else:
             assert text is None
@@ -81,18 +102,18 @@ def test_every_preset_renders_a_command_or_a_reason_per_framework(client, lang, 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_presets_give_the_expected_commands(client, lang):
-    """Which framework answers what, preset by preset (app/model/launch.py's rules on the model's layouts)."""
+    """Which framework answers what, preset by preset (app/launch/'s rules on the model's layouts)."""
     seen = {}
     for p in PRESETS:
         text = page(client, lang, query(p.inputs)).text
         seen[p.id] = tuple(command_text(section(text, fw)) is not None for fw in FRAMEWORKS)
     assert seen == {
-        "sft_only": (False, False), "reward_model": (False, False),   # before the loop: nothing to launch
-        "ppo_loop": (True, True),  # colocated (the page's default): both frameworks
-        "scaled_rollouts": (False, True),  # separate + sync: verl only async, OpenRLHF yes
-        "eval_gated": (False, True),
-        "dpo": (False, True),                                          # verl has no DPO trainer
-        "grpo": (True, True),                                          # colocated hybrid engine: both
+        "sft_only": (False, False, False), "reward_model": (False, False, False),  # before the loop: nothing
+        "ppo_loop": (True, True, False),  # colocated (the page's default): verl and OpenRLHF; TRL has no PPO
+        "scaled_rollouts": (False, True, False),  # separate + sync: verl only async, OpenRLHF yes
+        "eval_gated": (False, True, False),
+        "dpo": (False, True, True),                                               # verl has no DPO trainer
+        "grpo": (True, True, True),                                               # colocated hybrid engine: all
     }
 
 
@@ -116,7 +137,7 @@ def test_the_flag_table_is_exactly_the_emitted_flags_and_each_is_documented(clie
         links = [e for e in doc.having("data-source", tag="a")]
         assert [(a.get("data-source"), a.get("href")) for a in links] == [
             (f.source, SOURCES[f.source][1]) for f in cmd.flags]
-        assert all(TABLES[fw][f.name] == f.source for f in cmd.flags)
+        assert all(f.source in SOURCES for f in cmd.flags)
         # every flag's value in the table is the one in the command (switches have none)
         for f, tr in zip(cmd.flags, doc.having("data-flag", tag="tr"), strict=True):
             shown = tr.text.strip()

@@ -18,6 +18,7 @@ from app.tutorial import (
     CHART_IDS,
     FigureError,
     Picture,
+    figure,
     figures,
     pictures,
     quote_figures,
@@ -71,6 +72,15 @@ def test_each_figure_links_to_its_own_state_in_the_lab(lang: str):
         assert linked == picture.inputs(), f"figure {n}: the link opens another state than {query}"
 
 
+def _nodes(html: str, prefix: str) -> dict[str, str]:
+    """node id → the classes of its state's element (``st-<state>``, ``bn`` when it is the bottleneck)."""
+    out = {}
+    for tag in re.findall(rf'<svg[^>]*\bid="{prefix}-n-[^"]+"[^>]*>', html):
+        out[re.search(rf'id="{prefix}-n-(\w+)"', tag).group(1)] = re.search(r'class="([^"]*)"', tag).group(1)
+    assert out, prefix
+    return out
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_diagram_shows_the_models_node_states(lang: str):
     """Every node of a figure's diagram carries the state the model gives it for the figure's state (the same
@@ -79,9 +89,10 @@ def test_each_diagram_shows_the_models_node_states(lang: str):
         if kind != "diagram":
             continue
         result = picture.result()
-        drawn = dict(re.findall(rf'id="tfig-{n}-n-(\w+)" class="st-(\w+)', inner))
+        nodes = _nodes(inner, f"tfig-{n}")
+        drawn = {k: v.split()[0].removeprefix("st-") for k, v in nodes.items()}
         assert drawn == {k: v.state for k, v in result.nodes.items()}, f"figure {n}"
-        flagged = re.findall(rf'id="tfig-{n}-n-(\w+)" class="st-\w+ bn"', inner)
+        flagged = [k for k, v in nodes.items() if "bn" in v.split()]
         assert flagged == [k for k, v in result.nodes.items() if v.bottleneck], f"figure {n}"
 
 
@@ -90,8 +101,7 @@ def test_the_lab_at_a_figures_link_draws_the_same_diagram(client):
         if kind != "diagram":
             continue
         lab = client.get(_link(inner)).text
-        figure = dict(re.findall(rf'id="tfig-{n}-n-(\w+)" class="(st-[\w ]+)"', inner))
-        page = dict(re.findall(r'id="dg-n-(\w+)" class="(st-[\w ]+)"', lab))
+        figure, page = _nodes(inner, f"tfig-{n}"), _nodes(lab, "dg")
         assert figure == page, f"figure {n}"
 
 
@@ -186,3 +196,60 @@ def test_every_chapter_of_the_learners_path_has_a_figure(lang: str):
     chapters = [src[a:b] for a, b in zip(starts, starts[1:], strict=False)]
     for k in (2, 4, 5, 7, 8):
         assert re.search(r"(?m)^\{\{(diagram|chart) ", chapters[k - 1]), f"chapter {k}"
+
+
+# --- the charts: the lab's own, for the figure's state ---------------------------------------------------------------
+
+
+def _svg(html: str, chart: str) -> str:
+    """The SVG of one chart, without ids and the references to them (the tutorial prefixes them)."""
+    m = re.search(rf'<figure class="chart"[^>]*data-chart="{chart}"[^>]*>.*?(<svg.*?</svg>)', html, re.S)
+    assert m, chart
+    return re.sub(r'\s(id|aria-labelledby|aria-describedby)="[^"]*"', "", m.group(1))
+
+
+def test_every_chart_of_the_lab_appears_in_the_tutorial():
+    for lang in LANGS:
+        assert {p.chart for p in PICTURES[lang] if p.kind == "chart"} == set(CHART_IDS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_chart_draws_the_models_figures_for_its_state(lang: str):
+    """The chart's own text (its description and marker) carries the model's figures for the figure's state."""
+    for (n, kind, chart, query, inner), picture in zip(_rendered(lang), PICTURES[lang], strict=True):
+        if kind != "chart":
+            continue
+        assert f'id="tfig-{n}-' in inner and 'id="cs-t"' not in inner, f"figure {n}: its ids are its own"
+        if chart == "step_phases":
+            assert figure(query, "step.total_s", "dur", lang) in inner, f"figure {n}"
+            assert figure(query, "step.training_s", "dur", lang) in inner, f"figure {n}"
+        elif chart == "memory":
+            assert figure(query, "memory.usable_gb", "gb", lang) in inner, f"figure {n}"
+        else:
+            assert figure(query, "step.total_s", "dur", lang) in inner, f"figure {n}"  # the marker: this state's step
+            assert f"{picture.inputs().gpus:,}" in inner
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lab_at_a_charts_link_draws_the_same_chart(client, lang: str):
+    for (n, kind, chart, _query, inner) in _rendered(lang):
+        if kind != "chart":
+            continue
+        lab = client.get(_link(inner)).text
+        assert _svg(inner, chart) == _svg(lab, chart), f"figure {n}: {chart}"
+
+
+def test_a_chart_with_nothing_to_draw_fails_loudly():
+    with pytest.raises(FigureError, match="no RL step"):
+        render = pictures("{{chart rollouts=0&placement=separate step_phases}} before the loop\n")
+        from app.tutorial import _chart_svg
+        _chart_svg(render[0], "en", "tfig-1")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_with_its_figures_has_unique_ids_and_no_dangling_label(client, lang: str):
+    page = client.get(f"/{lang}/tutorial").text
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    labels = {x for v in re.findall(r'aria-(?:labelledby|describedby)="([^"]+)"', page) for x in v.split()}
+    assert labels <= set(ids)

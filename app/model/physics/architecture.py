@@ -26,7 +26,7 @@ from app.model.assumptions import (
     Arch,
     c,
 )
-from app.model.inputs import WorkloadInputs
+from app.model.inputs import WorkloadInputs, shape_of
 
 GIGA = 1e9
 
@@ -54,8 +54,13 @@ def custom_arch(params_b: float) -> Arch:
 
 
 def policy_arch(inputs: WorkloadInputs) -> Arch:
-    """The policy's architecture: a named one from its config.json, or the custom shape rule at ``policy_b``."""
-    return ARCHS[inputs.arch] if inputs.arch != "custom" else custom_arch(inputs.policy_b)
+    """The policy's architecture: a named one from its config.json, the custom shape by its config.json fields
+    (``layers`` given: app/model/architectures.py), or the custom shape rule at ``policy_b``."""
+    if inputs.arch != "custom":
+        return ARCHS[inputs.arch]
+    if inputs.layers is not None:
+        return shape_of(inputs)
+    return custom_arch(inputs.policy_b)
 
 
 def kv_bytes_per_token(arch: Arch) -> float:

@@ -20,13 +20,18 @@ from app.model.assumptions import (
     DECODE_BANDWIDTH_EFFICIENCY,
     DECODE_STEP_OVERHEAD_HF_S,
     DECODE_STEP_OVERHEAD_VLLM_S,
+    ENGINE_MIN_KV_FRACTION,
     FORWARD_MFU,
     GPUS_PER_NODE,
     HF_BATCH_PER_GPU,
     INFER_BYTES_PER_PARAM,
+    KV_BYTES_PER_VALUE,
+    ROLLOUT_BYTES_PER_PARAM,
+    ROLLOUT_KV_BYTES_PER_VALUE,
     Arch,
     GpuSpec,
 )
+from app.model.decode import Lengths, decode_stretches, rounds
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA, decode_weight_bytes, forward_flops_per_token, kv_bytes_per_token
 from app.model.physics.network import all_gather_seconds, tp_all_reduce_seconds
@@ -43,7 +48,7 @@ class Generation(NamedTuple):
     batch: float              # sequences decoded together per replica (average over waves)
     waves: int                # batches each replica runs one after another
     kv_gb_per_replica: float
-    offloaded_gb: float       # weights + KV that do not fit and stream over the host link
+    offloaded_gb: float       # weights + KV the instance lacks (it does not fit; never streamed over the host link)
     decode_step_s: float      # one decode step of one wave
     tokens_per_s: float       # generated tokens per second, all replicas
     bound: str                # "memory" | "compute" | "host_link" | "none"
@@ -53,11 +58,49 @@ class Generation(NamedTuple):
     gather_s: float = 0.0     # per decode step: ZeRO-3 all-gather of the weights (HF generate in the trainer)
     all_reduce_s: float = 0.0  # per decode step: tensor-parallel all-reduces
     engine: str = "vllm"
+    expert_parallel: int = 1   # GPUs one replica spreads its routed experts over (MoE: all of its GPUs)
+    weights_gb_per_gpu: float = 0.0  # dense / (tp · pp) + experts / ep
+    kv_gb_per_gpu: float = 0.0  # the KV cache pool one GPU of a replica allocates (its engine memory − weights)
+    streaming: bool = False    # async with partial rollouts: the engine never drains at a step boundary
+    fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
 
     @property
     def tail_s(self) -> float:
-        """How much the longest response holds the step beyond the batch's own time, s."""
-        return max(0.0, self.tail_floor_s - self.throughput_s)
+        """How much the longest responses hold the step beyond the batch's own time (the drain), s."""
+        return max(0.0, self.seconds - self.throughput_s)
+
+
+class EngineLayout(NamedTuple):
+    """The generation engine as a launch script sets it (``Step.generation_engine``): an instance of tp × pp GPUs
+    (experts spread over ep = its GPUs), ``replicas`` of them, and one GPU's weights and KV cache pool."""
+
+    tensor_parallel: int
+    pipeline: int
+    expert_parallel: int
+    replicas: int
+    gpus_per_instance: int
+    weights_gb_per_gpu: float
+    kv_gb_per_gpu: float
+
+
+def engine_layout(g: Generation) -> EngineLayout:
+    """The ``EngineLayout`` of a ``Generation``."""
+    return EngineLayout(tensor_parallel=g.tensor_parallel, pipeline=g.pipeline, expert_parallel=g.expert_parallel,
+                        replicas=g.replicas, gpus_per_instance=g.tensor_parallel * g.pipeline,
+                        weights_gb_per_gpu=g.weights_gb_per_gpu, kv_gb_per_gpu=g.kv_gb_per_gpu)
+
+
+def kv_replication(arch: Arch, tp: int) -> float:
+    """How many times an instance of TP GPUs holds each token's KV: MLA's one latent on every rank (TP); GQA
+    heads replicated once TP exceeds the KV heads (TP / kv_heads); 1 otherwise.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> kv_replication(ARCHS["qwen3_235b_a22b"], 8), kv_replication(ARCHS["llama3_8b"], 8)
+    (2.0, 1.0)
+    """
+    if arch.attention == "mla":
+        return float(tp)
+    return max(1.0, tp / arch.kv_heads)
 
 
 TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
@@ -67,12 +110,28 @@ NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
 
 
 def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
-    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, KV heads, GPUs) [8]
-    (verl: prefer small TP and more replicas); HF generate has no tensor parallelism (1)."""
+    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, GPUs) [8] (verl: prefer small
+    TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``).  HF generate has no
+    tensor parallelism (1)."""
     if engine == "hf":
         return (1,)
-    limit = max(1, min(GPUS_PER_NODE, int(arch.kv_heads), gen_gpus))
+    limit = max(1, min(GPUS_PER_NODE, gen_gpus))
     return TP_DEGREES[:limit.bit_length()]  # the powers of 2 ≤ limit: bit_length(limit) of them
+
+
+def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
+    """The tensor-parallel degrees of ``tensor_parallel_options``, and — when the node's widest cannot hold the
+    weights and a useful KV cache (``engine_min_kv_fraction`` of the engine memory) — tensor parallelism across
+    nodes, doubling up to the first degree that can (NeMo RL's recipes: generation TP 16 for Qwen3-235B-A22B and
+    TP 32 for DeepSeek-V3 when colocated); the all-reduces then cross InfiniBand (``tp_all_reduce_seconds``)."""
+    options = tensor_parallel_options(e.arch, e.max_gpus, e.engine)
+    tp = options[-1]
+    usable = (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb
+    extra = []
+    while tp == GPUS_PER_NODE * 2 ** len(extra) and tp * usable < e.weights_gb and tp * 2 <= e.max_gpus:
+        tp *= 2
+        extra.append(tp)
+    return (*options, *extra)
 
 
 class EnginePlan(NamedTuple):
@@ -86,7 +145,7 @@ class EnginePlan(NamedTuple):
     gpus: int                 # GPUs per replica: tp · pipeline
     batch_cap: int            # sequences one replica holds at once
     kv_footprint_gb: float    # one sequence's KV over the replica (MLA: the latent on every tp rank)
-    offloaded_gb: float       # what streams over the host link each step (does not fit)
+    offloaded_gb: float       # GB the instance lacks (weights + one sequence's KV beyond its memory): never streamed
     prompt_tokens: int
     response_tokens: int
     avg_context: float        # prompt + mean / 2: the KV a decode step reads per sequence
@@ -94,12 +153,19 @@ class EnginePlan(NamedTuple):
     fixed_step_s: float       # overhead + all-gather per decode step
     floor_s: float            # longest response · one small-batch step: the synchronous floor
     kv_per_token: float
-    kv_split: int
+    kv_split: float           # KV copies per token on the instance (``kv_replication``)
     hbm_rate: float = 0.0       # n · HBM bandwidth · 0.6, B/s
     compute_rate: float = 0.0   # n · peak · 0.45, FLOP/s
     host_s: float = 0.0         # offloaded bytes over the host link, s per step
     prefill_flops: float = 0.0  # prefill FLOPs per sequence: prompts per sequence · prompt · F(prompt / 2)
     decode_flops: float = 0.0   # F(avg context) per generated token
+    lengths: Lengths = Lengths(0.0, 0.0)
+    drain: bool = True          # False: streaming (async with partial rollouts)
+    ahead: float = 1.0          # steps of responses the engine may hold at once (1 + staleness when streaming)
+    weight_scale: float = 1.0   # rollout bytes per parameter / 2 (fp8: 0.5)
+    weights_gb: float = 0.0     # the replica's weights, GB
+    engine_memory_gb: float = 0.0  # per GPU
+    fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
 
 
 class _EngineWorkload(NamedTuple):
@@ -123,13 +189,19 @@ class _EngineWorkload(NamedTuple):
     decode_flops: float
     floor_flops: float
     prefill_flops: float      # per sequence
+    drain: bool = True
+    ahead: float = 1.0
+    weight_scale: float = 1.0
 
 
 def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
                      response_tokens: int, longest_tokens: int, group: int, engine: str,
-                     gather_gpus: int) -> _EngineWorkload:
-    kv_per_token = kv_bytes_per_token(arch)
-    weights_gb = INFER_BYTES_PER_PARAM * arch.total_b
+                     gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
+                     ahead: float = 1.0) -> _EngineWorkload:
+    dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
+    weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
+    kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
+    weights_gb = ROLLOUT_BYTES_PER_PARAM[dtype] * arch.total_b
     if engine == "hf":
         kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0
@@ -145,36 +217,51 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         weights_gb, kv_seq_gb, prompts_per_sequence, fixed, avg_context, floor_context,
         forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
         prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+        drain, ahead, weight_scale,
     )
 
 
 def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
     """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
     gpu = e.gpu
-    kv_split = tp if e.arch.attention == "mla" else 1  # the MLA latent is not split across tensor-parallel ranks
+    kv_split = kv_replication(e.arch, tp)  # copies of a sequence's KV over the tp ranks: 1, tp / kv_heads, tp (MLA)
     kv_footprint_gb = e.kv_seq_gb * kv_split
     pp = 1
-    if tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb and tp >= min(GPUS_PER_NODE, e.max_gpus):
-        pp = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb)))
-    n = max(1, min(tp * pp, e.max_gpus))
+    usable = (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb  # what weights may take, leaving a useful KV cache
+    if tp >= min(GPUS_PER_NODE, e.max_gpus) and (tp * usable < e.weights_gb
+                                                  or tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb):
+        fewest = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb) - 1e-9))
+        pp = max(fewest, math.ceil(e.weights_gb / (tp * usable) - 1e-9))
+        if tp * pp > e.max_gpus:  # too few GPUs for a useful cache: the fewest stages that hold one sequence
+            pp = fewest
+    fits = tp * pp <= max(e.max_gpus, 1)
+    if not fits:  # an instance larger than the GPUs given does not fit: shown on the GPUs there are, never streamed
+        pp = max(1, e.max_gpus // tp)
+    n = max(1, tp * pp)
     room_gb = n * e.engine_memory_gb - e.weights_gb
-    if room_gb >= kv_footprint_gb:
+    if room_gb >= kv_footprint_gb and fits:
         cap = math.floor(room_gb / kv_footprint_gb)
         offloaded_gb = 0.0
     else:
         cap = 1
-        offloaded_gb = min(e.weights_gb + kv_footprint_gb, kv_footprint_gb - room_gb)
+        fits = False
+        offloaded_gb = max(kv_footprint_gb - room_gb, 0.0)  # the shortfall, reported
     if e.engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
     hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
     compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
-    host_s = offloaded_gb * GIGA / (n * gpu.host_link_gb_per_s * GIGA) if offloaded_gb else 0.0
+    host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
-                       offloaded_gb, e.kv_per_token * kv_split, e.fixed_step_s)[0]
-    return EnginePlan(e.arch, gpu, e.engine, tp, pp, n, max(cap, 1), kv_footprint_gb, offloaded_gb, e.prompt_tokens,
-                      e.response_tokens, e.avg_context, e.prompts_per_sequence, e.fixed_step_s,
-                      e.longest_tokens * one, e.kv_per_token, kv_split, hbm_rate, compute_rate, host_s,
-                      e.prefill_flops, e.decode_flops)
+                       0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp)[0]
+    return EnginePlan(
+        arch=e.arch, gpu=gpu, engine=e.engine, tp=tp, pipeline=pp, gpus=n, batch_cap=max(cap, 1),
+        kv_footprint_gb=kv_footprint_gb, offloaded_gb=offloaded_gb, prompt_tokens=e.prompt_tokens,
+        response_tokens=e.response_tokens, avg_context=e.avg_context, prompts_per_sequence=e.prompts_per_sequence,
+        fixed_step_s=e.fixed_step_s, floor_s=e.longest_tokens * one, kv_per_token=e.kv_per_token,
+        kv_split=kv_split, hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
+        prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
+        lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
+        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -182,7 +269,11 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
                 max_gpus: int) -> EnginePlan:
     """The engine replica for one tensor-parallel degree.
 
-    Weights W = 2 · N_total; pipeline stages pp only when one node's tp GPUs cannot hold W and one sequence.
+    Weights W = 2 · N_total (fp8 rollouts: 1 B per parameter); an instance is tp × pp GPUs, its routed experts
+    spread over all of them (ep = tp · pp), so a GPU holds dense / (tp · pp) + experts / ep = W / (tp · pp).
+    Pipeline stages pp only at the node's widest tp, the fewest whose weights leave a useful KV cache — at least
+    ``engine_min_kv_fraction`` of the engine memory and one sequence (Qwen3-235B-A22B: 470 GB / 8 = 59 GB per GPU
+    at TP 8; DeepSeek-V3 in 48 GB per GPU: 1,342 GB / 32 = 42 GB at TP 8 × PP 4).
     Batch cap B = ⌊(n · M_engine − W) / kv_seq⌋ (n = tp · pp GPUs), kv_seq one sequence's KV cache:
     vllm (paged; the ``group`` responses of a prompt share its prompt KV): (prompt / group + mean) · kv/token;
     hf (no paging: a sequence reserves its full length): (prompt + longest) · kv/token, and B ≤ 16 per GPU.
@@ -195,7 +286,7 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
 
 def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
                  hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
-                 fixed_s: float) -> tuple[float, float, float, float]:
+                 fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1) -> tuple[float, float, float, float]:
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
@@ -203,30 +294,50 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
         t_compute = b · (2 · N_active + attention(context)) / (n · peak · 0.45)
         step      = max(t_mem, t_compute) + all-reduces + overhead (+ all-gather)
     (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]);
-    ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica."""
-    t_mem = (max(decode_weight_bytes(arch, batch) - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
+    ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica,
+    ``weight_scale`` the rollout bytes per parameter over 2 (fp8: ½).  A pipeline of pp stages adds memory, not
+    speed: the batch passes as pp micro-batches, each reading every stage's weights, so a step reads the weights pp
+    times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch)."""
+    weights = decode_weight_bytes(arch, batch / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, batch)
+    t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
     t_mem += host_s
     t_compute = batch * flops_per_token / compute_rate
     reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
     return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
 
 
-def schedule_seconds(plan: EnginePlan, rollouts: int, gen_gpus: int) -> tuple[float, ...]:
+def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[float, ...]:
     """``rollouts`` responses on ``gen_gpus`` GPUs of replicas shaped by ``plan``: replicas = ⌊G / n⌋, each decodes
-    S = R / replicas sequences in ⌈S / B⌉ waves of b = S / waves.
-        prefill    = b · prompts per sequence · prompt · F(prompt / 2) / (n · peak · 0.45)
-        throughput = waves · (prefill + mean · step(b))
-        seconds    = max(throughput, floor)     (a synchronous step waits for its longest response)
+    S = R / replicas sequences by continuous batching (``app.model.decode``): w = ⌈S / B⌉ rounds of b = S / w.
+        prefill    = S · prompts per sequence · prompt · F(prompt / 2) / (n · peak · 0.45)
+        throughput = prefill + w · mean · step(b)          the batch's own time (equal lengths: the whole of it)
+        seconds    = prefill + Σ over decode stretches of steps · step(active, context)
+                     (synchronous: ≥ the floor, longest · step(1), as the step waits for its longest response;
+                     streaming: S · mean / a steps at a = min(B, (1 + staleness) · S), no drain)
     Returns (seconds, replicas, waves, b, step, t_mem, t_compute, all-reduce, throughput)."""
     replicas = gen_gpus // plan.gpus or 1
     seqs = rollouts / replicas
-    waves = math.ceil(seqs / plan.batch_cap - 1e-9) or 1
+    waves = rounds(seqs, plan.batch_cap)
     b = seqs / waves
-    step, t_mem, t_compute, reduce = step_seconds(
-        plan.arch, plan.gpu, plan.tp, b, plan.avg_context, plan.decode_flops, plan.hbm_rate, plan.compute_rate,
-        plan.host_s, plan.offloaded_gb, plan.kv_per_token * plan.kv_split, plan.fixed_step_s)
-    throughput = waves * (b * plan.prefill_flops / plan.compute_rate + plan.response_tokens * step)
-    seconds = throughput if throughput > plan.floor_s else plan.floor_s
+    kv_bytes = plan.kv_per_token * plan.kv_split
+    arch, gpu, tp = plan.arch, plan.gpu, plan.tp
+
+    def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
+        return step_seconds(arch, gpu, tp, active, context,
+                            forward_flops_per_token(arch, context) if flops is None else flops, plan.hbm_rate,
+                            plan.compute_rate, plan.host_s, 0.0, kv_bytes, plan.fixed_step_s,
+                            plan.weight_scale, plan.pipeline)
+
+    step, t_mem, t_compute, reduce = at(b, plan.avg_context, plan.decode_flops)
+    prefill = seqs * plan.prefill_flops / plan.compute_rate
+    throughput = prefill + waves * plan.response_tokens * step
+    stretches = decode_stretches(plan.lengths, seqs, plan.batch_cap, plan.prompt_tokens, drain=plan.drain,
+                                 active_cap=seqs * plan.ahead)
+    seconds = prefill
+    for s in stretches:
+        seconds += s.steps * at(s.active, s.context)[0]
+    if plan.drain and seconds < plan.floor_s:
+        seconds = plan.floor_s
     return seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput
 
 
@@ -234,14 +345,17 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
     """The ``Generation`` of ``schedule_seconds`` (``times``: its answer when already computed)."""
     seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
         times or schedule_seconds(plan, rollouts, gen_gpus))
-    bound = "host_link" if plan.offloaded_gb > 0 else ("memory" if t_mem >= t_compute else "compute")
+    bound = "memory" if t_mem >= t_compute else "compute"
     overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
         throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
-        all_reduce_s=reduce, engine=plan.engine,
+        all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
+        weights_gb_per_gpu=plan.weights_gb / plan.gpus,
+        kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
+        fits=plan.fits,
     )
 
 
@@ -251,7 +365,7 @@ def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: in
     """One plan (``engine_plan``) per tensor-parallel degree the engine may use on up to ``max_gpus`` GPUs."""
     e = _engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens,
                          group, engine, gather_gpus)
-    return tuple([_plan(e, tp) for tp in tensor_parallel_options(arch, max_gpus, engine)])
+    return tuple([_plan(e, tp) for tp in engine_tp_options(e)])
 
 
 def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
@@ -263,7 +377,8 @@ def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
         for plan in plans:
             if plan.tp <= gen_gpus:
                 times = schedule_seconds(plan, rollouts, gen_gpus)
-                if best is None or times[0] < best[1][0]:
+                # an instance that fits beats any that does not, then the fastest
+                if best is None or (not plan.fits, times[0]) < (not best[0].fits, best[1][0]):
                     best = (plan, times)
     return best
 
@@ -274,7 +389,7 @@ class Engines:
 
     __slots__ = ("_best", "_engine", "_options", "_plans", "rollouts")
 
-    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: int) -> None:
+    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: float) -> None:
         self._engine = engine
         self._options = options
         self._plans: dict[int, EnginePlan] = {}
@@ -310,12 +425,22 @@ class Engines:
 
 def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
                  gather_gpus: int = 0) -> Engines:
-    """The engines a step can use on up to ``max_gpus`` generation GPUs."""
+    """The engines a step can use on up to ``max_gpus`` generation GPUs: rollouts · oversample responses
+    (``generated_rollouts``) at the rollout precision; streaming (no drain, up to 1 + staleness steps of responses
+    in the engine at once) when the step runs ahead on separate GPUs with partial rollouts."""
     if i.rollouts <= 0:
         return Engines(None, (), 0)
+    streaming = bool(i.staleness) and i.partial_rollouts == "on" and i.placement == "separate"
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
-                         i.response_max_tokens, _group(i), i.engine, gather_gpus)
-    return Engines(e, tensor_parallel_options(w.arch, max_gpus, i.engine), i.rollouts)
+                         i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
+                         drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0)
+    return Engines(e, engine_tp_options(e), generated_rollouts(i))
+
+
+def generated_rollouts(i: WorkloadInputs) -> float:
+    """Responses the engine generates per step: rollouts · ``oversample`` (DAPO's dynamic sampling generates more
+    groups and drops those whose answers are all right or all wrong, arXiv 2503.14476 §3.2)."""
+    return i.rollouts * i.oversample
 
 
 def generation(
@@ -346,6 +471,18 @@ def generation(
                         rollouts, gen_gpus)
     best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
     return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:
+    """Whether the widest engine instance ``gen_gpus`` GPUs allow (TP up to 8, then across nodes or pipeline
+    stages: ``engine_tp_options``) holds its weights and one longest sequence's KV in ``engine_memory_gb`` per GPU
+    (``engine_plan``'s ``fits``)."""
+    if gen_gpus <= 0:
+        return False
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, i.prompt_tokens, i.response_tokens,
+                         i.response_max_tokens, _group(i), i.engine, gen_gpus if i.engine == "hf" else 0,
+                         dtype=i.rollout_dtype)
+    return _plan(e, engine_tp_options(e)[-1]).fits
 
 
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:

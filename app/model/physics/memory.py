@@ -22,6 +22,7 @@ from app.model.assumptions import (
     GPUS_PER_NODE,
     INFER_BYTES_PER_PARAM,
     LOGITS_BYTES_PER_VALUE,
+    LOGITS_CHUNK_TOKENS,
     LORA_TRAINABLE_FRACTION,
     MICRO_BATCH_TOKENS_PER_GPU,
     OFFLOAD_GPU_BYTES_PER_PARAM,
@@ -52,20 +53,28 @@ def zero_states_gb_per_gpu(params_b: float, n_gpus: int, stage: int) -> float:
 
 
 def trained_bytes_per_param(offload: str, tuning: str) -> tuple[float, float]:
-    """(GPU, host) bytes per parameter of a model being trained.
+    """(GPU, host) bytes per parameter of a model being trained with FSDP / ZeRO-3 (sharded over its GPUs).
 
     full: 16 B on the GPU [1]; with ``offload=optimizer`` 4 B (bf16 weights + gradients) on the GPU and 12 B
-    (fp32 master, Adam m and v) in host memory [6].  lora: the frozen bf16 base (2 B) plus adapters of 0.5 % of
-    the parameters with their own 16 B/param [7] (their optimizer states offloaded too under ``optimizer``).
+    (fp32 master, Adam m and v) in host memory [6]; with ``offload=params`` all 16 B in host memory (FSDP
+    ``param_offload``: each layer's weights come up when it runs).  lora: the frozen bf16 base (2 B) plus adapters
+    of 0.5 % of the parameters with their own 16 B/param [7] (their optimizer states offloaded too under
+    ``optimizer``; everything under ``params``).
 
     >>> trained_bytes_per_param("none", "full"), trained_bytes_per_param("optimizer", "full")
     ((16.0, 0.0), (4.0, 12.0))
+    >>> trained_bytes_per_param("params", "full")
+    (0.0, 16.0)
     """
     if tuning == "lora":
         adapters = LORA_TRAINABLE_FRACTION
+        if offload == "params":
+            return 0.0, INFER_BYTES_PER_PARAM + TRAIN_BYTES_PER_PARAM * adapters
         if offload == "optimizer":
             return INFER_BYTES_PER_PARAM + OFFLOAD_GPU_BYTES_PER_PARAM * adapters, 12.0 * adapters
         return INFER_BYTES_PER_PARAM + TRAIN_BYTES_PER_PARAM * adapters, 0.0
+    if offload == "params":
+        return 0.0, TRAIN_BYTES_PER_PARAM
     if offload == "optimizer":
         return OFFLOAD_GPU_BYTES_PER_PARAM, TRAIN_BYTES_PER_PARAM - OFFLOAD_GPU_BYTES_PER_PARAM
     return TRAIN_BYTES_PER_PARAM, 0.0
@@ -116,10 +125,11 @@ def model_memory(policy_b: float, rm_b: float, *, critic: bool = True, reference
     )
 
 
-def micro_batch_tokens(sequence_tokens: float) -> float:
-    """Tokens per GPU in one training micro-batch: 16,384 [8] (``ppo_max_token_len_per_gpu``), or one whole
-    sequence if it is longer (a sequence is never split)."""
-    return max(MICRO_BATCH_TOKENS_PER_GPU, sequence_tokens)
+def micro_batch_tokens(sequence_tokens: float, max_tokens: float = MICRO_BATCH_TOKENS_PER_GPU) -> float:
+    """Tokens in one training micro-batch: ``max_tokens`` (``max_tokens_per_gpu``, verl's
+    ``ppo_max_token_len_per_gpu``, 16,384 by default [8]), or one whole sequence if it is longer (a sequence is never
+    split)."""
+    return max(max_tokens, sequence_tokens)
 
 
 def activation_gb(arch: Arch, tokens: float) -> float:
@@ -133,15 +143,17 @@ def activation_gb(arch: Arch, tokens: float) -> float:
 
 
 def logits_gb(vocab: float, tokens: float) -> float:
-    """Logits for the log-probs, GB: vocab · (2 + 4) B per token (bf16 and an fp32 copy), not chunked.
+    """Logits for the log-probs, GB: computed in chunks of ``logits_chunk_tokens`` (NeMo RL ``logprob_chunk_size``,
+    verl's fused log-prob kernels), so at most chunk · vocab · 4 B (fp32) at once.
 
-    >>> round(logits_gb(128_256, 32_768), 1)
-    25.2
+    >>> round(logits_gb(128_256, 32_768), 2)   # 4,096 · 128,256 · 4
+    2.1
     """
+    tokens = min(tokens, LOGITS_CHUNK_TOKENS)
     return vocab * LOGITS_BYTES_PER_VALUE * tokens / GIGA
 
 
-def _engine_min_gpus(need_gb: float, engine_memory_gb: float) -> int | None:
+def engine_min_gpus(need_gb: float, engine_memory_gb: float) -> int | None:
     """GPUs of the smallest engine replica that holds ``need_gb`` (the weights and one longest sequence's KV):
     a power of 2 within a node, whole nodes beyond; None beyond 4,096."""
     n = max(1, math.ceil(need_gb / engine_memory_gb - 1e-9))
@@ -150,30 +162,6 @@ def _engine_min_gpus(need_gb: float, engine_memory_gb: float) -> int | None:
     if n <= GPUS_PER_NODE:
         return 1 << (n - 1).bit_length()
     return GPUS_PER_NODE * math.ceil(n / GPUS_PER_NODE)
-
-
-def role_minimums(mem: ModelMemory, critic: bool, reference: bool, reward_model: bool, usable_gb: float,
-                  train_extra_gb: float, score_extra_gb: float, engine_need_gb: float
-                  ) -> tuple[int | None, int, int | None]:
-    """(training, scoring, generation) GPUs each role needs at least when placed apart.
-
-    training: ≥ one GPU per trained model (actor, critic) and (actor + critic states) / T + activations + logits
-    ≤ usable; scoring: ≥ one GPU per frozen model placed there (reference, reward model: OpenRLHF and verl give
-    each role its own workers) and weights / S + logits ≤ usable; generation: one engine replica holding the
-    weights and one longest sequence's KV.  None: the role never fits.
-
-    >>> role_minimums(model_memory(7, 7), True, True, True, 72.0, 7.4, 3.1, 14.4)   # PPO 7 B / 7 B, A100-80GB
-    (4, 2, 1)
-    """
-    n_train = 2 if critic else 1
-    room = usable_gb - train_extra_gb
-    t_min = None if room <= 0 else max(n_train, math.ceil(mem.training_gb / room - 1e-9))
-    n_score = int(reference) + int(reward_model)
-    s_min = 0
-    if n_score:
-        room_s = usable_gb - score_extra_gb
-        s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(mem.scoring_gb / room_s - 1e-9))
-    return t_min, s_min, _engine_min_gpus(engine_need_gb, usable_gb)
 
 
 class Lane(NamedTuple):

@@ -64,7 +64,7 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
     pair_s = compute_seconds(train_flops_per_token(arch, ctx, lora) * tokens, 1, gpu, TRAIN_MFU) + reference_pair_s
     gpu_bytes, _ = trained_bytes_per_param(inputs.offload, inputs.tuning)
     total_gb = (gpu_bytes + (0.0 if lora else INFER_BYTES_PER_PARAM)) * arch.total_b
-    micro = micro_batch_tokens(seq)
+    micro = micro_batch_tokens(seq, inputs.max_tokens_per_gpu)
     act, logit = activation_gb(arch, micro), logits_gb(arch.vocab, micro)
     extra = act + logit
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION

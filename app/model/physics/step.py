@@ -13,21 +13,25 @@ References
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
     FORWARD_MFU,
     GPUS_PER_NODE,
+    HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
-    TRAIN_MFU,
+    WHOLE_STEP_SHARE,
     GpuSpec,
 )
 from app.model.inputs import WorkloadInputs
-from app.model.physics.architecture import GIGA, TERA
-from app.model.physics.generation import Engines, Generation, _widest_engine, step_engines
+from app.model.physics.architecture import GIGA
+from app.model.physics.generation import Engines, Generation, engine_fits, step_engines
+from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
+from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
-from app.model.physics.training import compute_seconds, training_seconds
+from app.model.physics.training import TrainingTime, compute_seconds, fastest_layout, training_seconds, training_time
 from app.model.physics.workload import Workload, _group, workload
 
 
@@ -94,39 +98,32 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     training = training_seconds(w, i, train)
     sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
     total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
-    return Phases(g, scoring, s_train, s_score, training, sync, total)
+    return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
+                  training_s=training, sync_s=sync, total_s=total)
 
 
-def _separate_total(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> float:
-    """``_separate_phases(...).total_s`` without building the records: what the layout search compares."""
-    gpu = w.gpu
-    generation_s = engines.seconds(gen)
-    scoring = max(compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU),
-                  compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU))
-    training = training_seconds(w, i, train)
-    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
-    if i.staleness:
-        return max(generation_s, scoring + training) + sync
-    return max(generation_s, scoring) + training + sync
+def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
+    """What the engine may use on each of n colocated GPUs, GB: vllm min(0.6 · M, usable − resident states of the
+    training layout); hf what the states leave plus the gathered weights' own shard."""
+    resident = training_layout(w, n, colocated=True).states_gb
+    free = w.usable_gb - resident
+    if i.engine == "vllm":
+        return min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, free)
+    return free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
 
 
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     """Colocated: phases take turns on all G GPUs.  vllm = the hybrid engine (verl, OpenRLHF
-    --colocate_all_models, NeMo RL): the engine gets min(0.6 · M, usable − resident states) of each GPU and each
-    step pays a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best
-    2 · N_total / 8 over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer:
-    the ZeRO-3-sharded weights are all-gathered every decode step, the KV cache in what the states leave.
+    --colocate_all_models, NeMo RL): the engine gets ``colocated_engine_memory_gb`` of each GPU and each step pays
+    a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best 2 · N_total / 8
+    over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
+    weights are all-gathered every decode step, the KV cache in what the states leave.
     step = generation + scoring + training + refit."""
     gpu = w.gpu
-    resident = w.mem.states_gb / n
-    free = w.usable_gb - resident
-    if i.engine == "vllm":
-        engine_memory = min(COLOCATED_ENGINE_MEMORY_FRACTION * gpu.memory_gb, free)
-    else:
-        engine_memory = free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
+    engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
     scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch), gpu, FORWARD_MFU)
-    training = training_seconds(w, i, n)
+    training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
     if i.engine == "vllm" and i.rollouts > 0:
         weights = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA
@@ -134,7 +131,19 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         if n > GPUS_PER_NODE:
             sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
     total = g.seconds + scoring + training + sync
-    return Phases(g, scoring, scoring, 0.0, training, sync, total)
+    return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
+                  training_s=training, sync_s=sync, total_s=total)
+
+
+def colocated_fits(w: Workload, i: WorkloadInputs, gpus: int) -> bool:
+    """Colocated fit at G GPUs: the training phase fits (``training_layout``) and the widest engine instance the
+    G GPUs allow holds its weights and one longest sequence's KV in the engine's share (``engine_fits``)."""
+    if not training_fits(w, gpus, colocated=True):
+        return False
+    if i.rollouts <= 0:
+        return True
+    engine_memory = colocated_engine_memory_gb(w, i, gpus)
+    return engine_memory > 0 and engine_fits(w, i, engine_memory, gpus)
 
 
 def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min: int, s_min: int,
@@ -142,9 +151,10 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
     """Layouts near the split that balances the phases, for ``gpus`` GPUs.
 
     With generation ≈ A / x, scoring ≈ B / s and training ≈ C / t (A, B, C in GPU-seconds; A measured on the
-    generation GPUs of the first layout below), the step max(A / x, B / s) + C / t under x + s + t = G is least at
-    s = x · B / A and x = G / (k + √(k · C / A)), k = 1 + B / A.  The layouts: the roles' minimums (training t_min,
-    scoring s_min, generation the rest), and that point, rounded and held to each role's minimum."""
+    generation GPUs of the first layout below, C on the training minimum), the step max(A / x, B / s) + C / t under
+    x + s + t = G is least at s = x · B / A and x = G / (k + √(k · C / A)), k = 1 + B / A.  The layouts: the roles'
+    minimums (training t_min, scoring s_min, generation the rest), and that point, rounded and held to each role's
+    minimum."""
     n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
@@ -159,7 +169,10 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
     return out
 
 
-class Step(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One RL step on its layout: phase times, GPU-seconds, the groups, the engine and the training layout."""
+
     generation_s: float
     scoring_s: float
     training_s: float
@@ -180,79 +193,95 @@ class Step(NamedTuple):
     staleness: int = 0
     sync_step_s: float = 0.0  # the same layout run synchronously (equals total_s when staleness = 0)
     prompts_per_step: float = 0.0
+    training_layout: TrainingLayout | None = None  # the trainer's layout on the training GPUs
+    training_time: TrainingTime | None = None      # its compute, bubble and communication
+    optimizer_steps: int = 0  # optimizer steps this RL step takes (epochs · per epoch)
+    role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
 
     @property
     def scoring_hidden_s(self) -> float:
         """Scoring seconds hidden behind generation (overlap_s counts training too when the step runs ahead)."""
         return min(self.overlap_s, self.scoring_s)
 
+    @property
+    def generation_is_whole(self) -> bool:
+        """Generation runs ahead and everything else hides behind it: the step *is* generation (share ≥
+        ``whole_step_share``)."""
+        return bool(self.staleness) and self.generation_share >= WHOLE_STEP_SHARE
+
+    @property
+    def scoring_hidden_any(self) -> bool:
+        """Some scoring (at least ``hidden_seconds_threshold_s``) hides behind generation."""
+        return self.scoring_hidden_s >= HIDDEN_SECONDS_THRESHOLD_S
+
+    @property
+    def scoring_hidden_all(self) -> bool:
+        """All of scoring hides behind generation (to within ``hidden_seconds_threshold_s``)."""
+        return self.scoring_hidden_any and self.scoring_hidden_s >= self.scoring_s - HIDDEN_SECONDS_THRESHOLD_S
+
+
+def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups,
+                   minimums: tuple[int | None, int, int | None]) -> tuple[int, int, int] | None:
+    """The fastest split of the separate GPUs among the fixed one and those near the balance point
+    (``_balanced``), on all G GPUs and on one node (a step never has to span a second node), each role at least
+    its minimum (``role_minimums``); None when the roles' minimums exceed G."""
+    t_min, s_min, g_min = minimums
+    if i.rollouts <= 0 or t_min is None or g_min is None or t_min + s_min + g_min > i.gpus:
+        return None
+    layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
+                                                                              g_min)]
+    node = GPUS_PER_NODE
+    if i.gpus > node and t_min + s_min + g_min <= node:
+        one_node = gpu_groups(node, False)
+        layouts += [(one_node.generation, one_node.scoring, one_node.training),
+                    *_balanced(w, i, engines, node, t_min, s_min, g_min)]
+    best, best_s = None, math.inf
+    for layout in dict.fromkeys(layouts):
+        gen, score, train = layout
+        if train < t_min or score < s_min or gen < max(g_min, 1):
+            continue
+        total = _separate_phases(w, i, engines, gen, score, train).total_s
+        if total < best_s * (1 - 1e-12):
+            best, best_s = layout, total
+    return best
+
 
 def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) -> Step:
     """One RL step (PPO or GRPO) on ``inputs.gpus`` GPUs.
 
     generation (decode roofline, see ``generation``) → scoring (``scoring_flops``) → training
-    (``training_seconds``) → sync.  Colocated: ``_colocated_phases``.  Separate: the split between roles is
-    searched (``_candidates``) to minimise the step subject to fitting (``role_minimums``), and the fixed
-    ½ / ¼ / ¼ split (``gpu_groups``) is always a candidate, so the search is never slower than it.
+    (``training_seconds`` on the ``training_layout``) → sync.  Colocated: ``_colocated_phases`` on all G GPUs, or
+    on one node when that is faster.  Separate: the split between roles is searched (``_best_separate``) to
+    minimise the step subject to fitting (``role_minimums``); the fixed ½ / ¼ / ¼ split (``gpu_groups``) is a
+    candidate, so the search is never slower than it.
     """
     w = w or workload(inputs, gpu)
     i = inputs
     colocated = i.placement == "colocated"
+    minimums = None
     if colocated:
         groups = gpu_groups(i.gpus, True)
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        if i.gpus > GPUS_PER_NODE and i.rollouts > 0 and _fits_colocated(w, GPUS_PER_NODE, i.engine):
-            # a step never has to span a second node: one node is tried when it could be faster — with a paged
-            # engine its generation is never faster than on all G, so generation(G) + one node's scoring and
-            # training bound it below (HF generate's all-gather is faster on one node: always tried)
-            n = GPUS_PER_NODE
-            one_node_bound = 0.0 if i.engine == "hf" else (phases.generation.seconds
-                              + compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch),
-                                                gpu, FORWARD_MFU)
-                              + w.train_flops / (min(n, w.mini_batch) * gpu.peak_bf16_tflops * TERA * TRAIN_MFU))
-            if one_node_bound < phases.total_s:
-                one_node = _colocated_phases(w, i, n)
-                if one_node.total_s < phases.total_s * (1 - 1e-12):
-                    groups, phases, searched = gpu_groups(n, True), one_node, True
+        # a step never has to use every GPU: one node (no InfiniBand) and one GPU (no collectives at all) are tried
+        # too, so more GPUs never slow the step (the other GPUs then idle)
+        for n in (GPUS_PER_NODE, 1):
+            if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
+                fewer = _colocated_phases(w, i, n)
+                if fewer.total_s < phases.total_s * (1 - 1e-12):
+                    groups, phases, searched = gpu_groups(n, True), fewer, True
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
-        fixed_layout = (fixed.generation, fixed.scoring, fixed.training)
-        layout_step = _separate_total(w, i, engines, *fixed_layout)
-        groups, searched = fixed, False
-        t_min, s_min, g_min = w.role_minimums
-        if i.rollouts > 0 and t_min is not None and g_min is not None and t_min + s_min + g_min <= i.gpus:
-            fixed_fits = fixed.training >= t_min and fixed.scoring >= s_min and fixed.generation >= g_min
-            best_layout, best_s = (fixed_layout, layout_step) if fixed_fits else (None, math.inf)
-
-            def consider(layouts: list[tuple[int, int, int]]) -> None:
-                nonlocal best_layout, best_s
-                for layout in dict.fromkeys(layouts):
-                    if layout == fixed_layout or layout[1] < s_min or layout[2] < t_min or layout[0] < max(g_min, 1):
-                        continue
-                    total = _separate_total(w, i, engines, *layout)
-                    if total < best_s * (1 - 1e-12):
-                        best_layout, best_s = layout, total
-
-            consider(_balanced(w, i, engines, i.gpus, t_min, s_min, g_min))
-            node = GPUS_PER_NODE
-            if i.gpus > node and t_min + s_min + g_min <= node:
-                # one node's layouts too: a step never has to span a second node (the other GPUs then idle).
-                # None of them beats generation on the most GPUs a node leaves it plus (async: or) training on the
-                # most GPUs a node leaves it: tried only when that bound is faster than the best so far.
-                most = node - t_min - s_min  # generation is never faster on fewer GPUs than on the fixed split's
-                gen_bound = engines.seconds(fixed.generation if fixed.generation >= most else most)
-                train_bound = w.train_flops / (min(node - s_min - g_min, w.mini_batch) * gpu.peak_bf16_tflops
-                                               * TERA * TRAIN_MFU)
-                if (max(gen_bound, train_bound) if i.staleness else gen_bound + train_bound) < best_s:
-                    one_node = gpu_groups(node, False)
-                    consider([(one_node.generation, one_node.scoring, one_node.training),
-                              *_balanced(w, i, engines, node, t_min, s_min, g_min)])
-            if best_layout is not None and best_layout != fixed_layout:
-                groups, searched = Groups(*best_layout, False), True
+        minimums = role_minimums(w, i)
+        best = _best_separate(w, i, engines, fixed, minimums)
+        groups = Groups(*best, False) if best else fixed
+        searched = groups != fixed
+        layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
+                       if searched else 0.0)
         phases = _separate_phases(w, i, engines, groups.generation, groups.scoring, groups.training)
+        layout_step = layout_step or phases.total_s
     g = phases.generation
     total = phases.total_s
     n = i.gpus
@@ -274,8 +303,10 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     if i.staleness and not colocated:
         sync_total = max(g.seconds, phases.scoring_s) + phases.training_s + phases.sync_s
     used = gen_gpu_s + scoring_gpu_s + train_gpu_s
-    layout = GpuLayout(groups.generation, groups.scoring, groups.training, g.tensor_parallel * g.pipeline,
-                       g.replicas, colocated, layout_step, searched)
+    layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
+                       engine_tp=g.tensor_parallel * g.pipeline, replicas=g.replicas, colocated=colocated,
+                       fixed_step_s=layout_step, searched=searched)
+    trainer = fastest_layout(w, groups.training, colocated)
     tail = g.tail_s
     return Step(
         generation_s=g.seconds, scoring_s=phases.scoring_s, training_s=phases.training_s, overlap_s=max(overlap, 0.0),
@@ -284,19 +315,22 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         idle_gpu_s=max(0.0, total * n - used), tokens=w.tokens, groups=groups, gen=g,
         sync_s=phases.sync_s, gpu_groups=layout, tail_s=tail, tail_share=tail / g.seconds if g.seconds > 0 else 0.0,
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
+        training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
+        optimizer_steps=w.optimizer_steps, role_minimums=minimums,
     )
 
 
-def _fits_colocated(w: Workload, gpus: int, engine: str) -> bool:
-    """Colocated fit at G GPUs: the training phase (resident states / G + activations + logits ≤ usable) and the
-    generation phase (the widest engine holds weights / tp + one longest sequence's KV / tp in its share)."""
-    resident = w.mem.states_gb / gpus
-    if resident + w.train_peak_extra_gb > w.usable_gb:
-        return False
-    tp = _widest_engine(w, gpus, engine)
-    free = w.usable_gb - resident
-    if engine == "hf":
-        return w.kv_seq_gb <= free
-    engine_gb = min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, free)
-    kv_split = 1 if w.arch.attention == "mla" else tp
-    return w.mem.generation_weights_gb / tp + w.kv_seq_gb / kv_split <= engine_gb
+def role_minimums(w: Workload, i: WorkloadInputs) -> tuple[int | None, int, int | None]:
+    """(training, scoring, generation) GPUs each role needs at least when placed apart.
+
+    training: the fewest GPUs whose layout fits (``min_training_gpus``); scoring: ≥ one GPU per frozen model placed
+    there (reference, reward model: OpenRLHF and verl give each role its own workers) and weights / S + logits ≤
+    usable; generation: the fewest GPUs whose widest engine instance holds the weights and one longest sequence's
+    KV (``engine_fits``).  None: the role never fits."""
+    n_score = int(w.reference) + int(w.reward_model)
+    s_min = 0
+    if n_score:
+        room_s = w.usable_gb - w.score_extra_gb
+        s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(w.mem.scoring_gb / room_s - 1e-9))
+    g_min = min_gpus_that_fit(lambda g: engine_fits(w, i, w.usable_gb, g)) if i.rollouts > 0 else 1
+    return min_training_gpus(w), s_min, g_min

@@ -12,17 +12,24 @@ References
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 from app.model.assumptions import (
     FORWARD_FLOPS_PER_PARAM_TOKEN,
     FORWARD_MFU,
+    INFER_BYTES_PER_PARAM,
     OFFLOAD_GPU_BYTES_PER_PARAM,
+    PARAM_OFFLOAD_BYTES_PER_PARAM,
     TRAIN_FLOPS_PER_PARAM_TOKEN,
     TRAIN_MFU,
     GpuSpec,
 )
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA
-from app.model.physics.network import zero3_floor_seconds
+from app.model.physics.layout import TrainingLayout, fitting_layouts, training_layout
+from app.model.physics.memory import micro_batch_tokens
+from app.model.physics.network import collective_bandwidth, zero3_floor_seconds
 from app.model.physics.workload import Workload
 
 
@@ -47,27 +54,95 @@ def scoring_flops(w: Workload) -> tuple[float, float]:
     return w.scoring_train_flops, w.scoring_score_flops
 
 
-def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int) -> float:
-    """Training one step on ``n_gpus``, s: max(compute, ZeRO-3 floor) + offload traffic.
+@dataclass(frozen=True, slots=True)
+class TrainingTime:
+    """One step's training on a layout, s: compute, the pipeline bubble, communication and host traffic."""
 
-    compute = Σ_models train FLOPs/token · tokens · epochs / (dp · peak · 0.35), dp = min(G, sequences per
-    mini-batch) — data parallelism cannot exceed the sequences of one optimizer step; ZeRO-3 floor
-    (``zero3_floor_seconds``) over the group; with ``offload=optimizer`` each optimizer step also moves each GPU's
-    shard of gradients down and weights up, 4 B/param · Ψ / G over the host link [6] (Adam on the CPU is taken
-    to hide behind it: teaching assumption)."""
+    compute_s: float          # train FLOPs / (GPUs computing · peak · 0.35)
+    bubble_s: float           # pipeline bubble: compute · (p − 1) / m, m micro-batches per optimizer step
+    data_parallel_s: float    # ZeRO-3 gathers (FSDP) or the shards' reduce-scatter + all-gather (Megatron)
+    tensor_parallel_s: float  # sequence-parallel all-gathers / reduce-scatters inside the node
+    expert_parallel_s: float  # all-to-all dispatch and combine per MoE layer
+    offload_s: float          # host-link traffic of offloaded states
+    total_s: float
+
+
+def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
+    """Training one step on ``layout``, s.
+
+    compute = Σ_models train FLOPs/token · tokens · epochs / (GPUs computing · peak · 0.35), the GPUs computing
+    being dp' · TP · PP · CP with dp' = min(dp, sequences per optimizer step) (data parallelism cannot exceed
+    the sequences of one optimizer step: the floor more GPUs reach).
+    FSDP: max(compute, ZeRO-3 floor) [1, §5] (``zero3_floor_seconds``).
+    Megatron, per optimizer step: each GPU's dense and expert shards reduce-scatter their bf16 gradients and
+    all-gather the new bf16 weights over their data-parallel groups (4 B · shard · (d − 1) / d), overlapped with
+    the backward pass; TP: 4 sequence-parallel collectives per layer of its stage (2 forward, 2 backward) of
+    tokens · hidden · 2 B · 2 (TP − 1) / TP over NVLink; EP: 4 all-to-alls per MoE layer (dispatch and combine,
+    forward and backward) of tokens / TP · k · hidden · 2 B · (EP − 1) / EP, over InfiniBand once EP · TP spans
+    nodes; bubble (p − 1) / (m + p − 1) of the pipeline's time.
+    step = max(compute + bubble + TP + EP, data parallel) + offload.
+    Offload: each optimizer step moves each GPU's trained parameters over the host link: 4 B/param
+    (``optimizer``: gradients down, weights up [6]) or 8 B/param (``params``: weights up for the forward and the
+    backward, gradients down, weights back; teaching assumption); Adam on the CPU hides behind it (teaching)."""
+    if layout.gpus <= 0 or w.tokens <= 0:
+        return TrainingTime(compute_s=0.0, bubble_s=0.0, data_parallel_s=0.0, tensor_parallel_s=0.0,
+                            expert_parallel_s=0.0, offload_s=0.0, total_s=0.0)
+    gpu = w.gpu
+    dp = min(layout.dp, w.mini_batch)
+    model_parallel = layout.tp * layout.pp * layout.cp
+    compute = w.train_flops / (dp * model_parallel * gpu.peak_bf16_tflops * TERA * TRAIN_MFU)
+    k = w.optimizer_steps
+    offload_bytes = {"optimizer": OFFLOAD_GPU_BYTES_PER_PARAM, "params": PARAM_OFFLOAD_BYTES_PER_PARAM}.get(
+        w.offload, 0.0)
+    offload = k * offload_bytes * layout.params_b_per_gpu * GIGA / (gpu.host_link_gb_per_s * GIGA)
+    bubble = tp_s = ep_s = 0.0
+    if layout.backend == "fsdp":
+        comm = zero3_floor_seconds(w.arch.total_b, k, layout.gpus, gpu, w.lora)
+        if w.critic:
+            comm += zero3_floor_seconds(w.rm_b, k, layout.gpus, gpu, w.lora)
+        return TrainingTime(compute_s=compute, bubble_s=0.0, data_parallel_s=comm, tensor_parallel_s=0.0,
+                            expert_parallel_s=0.0, offload_s=offload, total_s=max(compute, comm) + offload)
+    arch = w.arch
+    tokens_per_replica = w.mini_batch * w.seq_tokens / dp  # one optimizer step's tokens on one model replica
+    micro = micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu)
+    micro_batches = max(1, math.ceil(tokens_per_replica / micro - 1e-9))
+    if layout.pp > 1:
+        bubble = compute * (layout.pp - 1) / micro_batches
+    per_gpu_tokens = tokens_per_replica / layout.cp
+    if layout.tp > 1:
+        payload = per_gpu_tokens * arch.hidden * INFER_BYTES_PER_PARAM * 2.0 * (layout.tp - 1) / layout.tp
+        tp_s = k * 4.0 * (arch.layers / layout.pp) * payload / collective_bandwidth(gpu, layout.tp)
+    if arch.moe and layout.ep > 1:
+        payload = (per_gpu_tokens / layout.tp * arch.experts_per_token * arch.hidden * INFER_BYTES_PER_PARAM
+                   * (layout.ep - 1) / layout.ep)
+        ep_s = k * 4.0 * (arch.moe_layers / layout.pp) * payload / collective_bandwidth(gpu, layout.ep * layout.tp)
+    dense_shard = arch.dense_b / (layout.tp * layout.pp) + (w.rm_b / (layout.tp * layout.pp) if w.critic else 0.0)
+    expert_shard = arch.expert_b / (layout.ep * layout.pp)
+    grad_and_weights = 2.0 * INFER_BYTES_PER_PARAM  # bf16 gradients reduce-scattered, bf16 weights all-gathered
+    # each copy of a shard moves it once per optimizer step, however many copies there are (a ring's (d − 1) / d
+    # taken at its bound, as ZeRO-3's floor is): more GPUs never add traffic per GPU
+    moved_gb = grad_and_weights * (dense_shard * (layout.dp > 1) + expert_shard * (layout.expert_dp > 1))
+    dp_s = k * moved_gb * GIGA / collective_bandwidth(gpu, layout.gpus) if moved_gb > 0 else 0.0
+    total = max(compute + bubble + tp_s + ep_s, dp_s) + offload
+    return TrainingTime(compute_s=compute, bubble_s=bubble, data_parallel_s=dp_s, tensor_parallel_s=tp_s,
+                        expert_parallel_s=ep_s, offload_s=offload, total_s=total)
+
+
+def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False) -> TrainingLayout:
+    """The layout the trainer takes on ``n_gpus``: the fastest of those that fit (``fitting_layouts``), as a user
+    tunes it; the last one tried when none fits (``training_layout``)."""
+    layouts = fitting_layouts(w, n_gpus, colocated)
+    if not layouts:
+        return training_layout(w, n_gpus, colocated)
+    return min(layouts, key=lambda layout: training_time(w, layout).total_s)
+
+
+def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int, colocated: bool = False) -> float:
+    """Training one step on ``n_gpus``, s: ``training_time`` on the layout the trainer takes there
+    (``fastest_layout``)."""
     if n_gpus <= 0 or w.tokens <= 0:
         return 0.0
-    gpu = w.gpu
-    comm = zero3_floor_seconds(w.arch.total_b, w.optimizer_steps, n_gpus, gpu, w.lora)
-    if w.critic:
-        comm += zero3_floor_seconds(inputs.rm_b, w.optimizer_steps, n_gpus, gpu, w.lora)
-    dp = min(n_gpus, w.mini_batch)
-    compute = w.train_flops / (dp * gpu.peak_bf16_tflops * TERA * TRAIN_MFU)
-    offload = 0.0
-    if inputs.offload == "optimizer":
-        shard_bytes = OFFLOAD_GPU_BYTES_PER_PARAM * w.trained_b * GIGA / n_gpus
-        offload = w.optimizer_steps * shard_bytes / (gpu.host_link_gb_per_s * GIGA)
-    return max(compute, comm) + offload
+    return training_time(w, fastest_layout(w, n_gpus, colocated)).total_s
 
 
 def compute_seconds(flops: float, gpus: int, gpu: GpuSpec, mfu: float) -> float:

@@ -15,7 +15,13 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import INFER_BYTES_PER_PARAM, MINI_BATCH_SEQUENCES, USABLE_MEMORY_FRACTION, Arch, GpuSpec
+from app.model.assumptions import (
+    GRPO_OPTIMIZER_STEPS,
+    PPO_OPTIMIZER_STEPS,
+    USABLE_MEMORY_FRACTION,
+    Arch,
+    GpuSpec,
+)
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import (
     GIGA,
@@ -27,11 +33,8 @@ from app.model.physics.architecture import (
 )
 from app.model.physics.memory import (
     ModelMemory,
-    activation_gb,
     logits_gb,
-    micro_batch_tokens,
     model_memory,
-    role_minimums,
 )
 
 
@@ -52,20 +55,34 @@ class Workload(NamedTuple):
     tokens: float             # rollouts · (prompt + mean response)
     seq_tokens: float         # prompt + mean response
     longest_seq_tokens: float  # prompt + longest response
-    optimizer_steps: int      # epochs · ⌈rollouts / 128⌉
+    optimizer_steps: int      # epochs · optimizer steps per epoch (``optimizer_steps_per_epoch``)
     mini_batch: int           # sequences per optimizer step: data parallelism cannot exceed it
     usable_gb: float
-    train_peak_extra_gb: float  # activations + logits on a training GPU
-    score_extra_gb: float     # logits on a scoring GPU
+    score_extra_gb: float     # logits on a scoring GPU (one chunk)
     kv_seq_gb: float          # one longest sequence's KV cache (what an engine must hold at least)
-    activation_gb: float
-    logits_gb: float
     kv_bytes_per_token: float
     scoring_train_flops: float  # forwards on the training GPUs per step (``scoring_flops``)
     scoring_score_flops: float  # forwards on the scoring GPUs per step
     train_flops: float          # Σ over trained models of train FLOPs per token · tokens · epochs
     trained_b: float            # Σ over trained models of their total parameters (ZeRO-3 and offload traffic)
-    role_minimums: tuple[int | None, int, int | None] = (None, 0, None)  # see ``role_minimums``
+    offload: str = "none"
+    tuning: str = "full"
+    max_tokens_per_gpu: int = 16_384
+    context_parallel: int = 1
+    rm_b: float = 0.0
+
+
+def optimizer_steps_per_epoch(i: WorkloadInputs) -> int:
+    """Optimizer steps one epoch over a step's rollouts takes: the ``optimizer_steps`` input, or (0) the method's
+    recipe default: GRPO 1 (NeMo RL: train_global_batch_size = prompts × generations), PPO 4 (verl's examples:
+    train_batch_size / ppo_mini_batch_size); never more than there are rollouts.
+
+    >>> from app.model.inputs import WorkloadInputs
+    >>> [optimizer_steps_per_epoch(WorkloadInputs(method=m)) for m in ("grpo", "ppo")]
+    [1, 4]
+    """
+    k = i.optimizer_steps or (GRPO_OPTIMIZER_STEPS if i.method == "grpo" else PPO_OPTIMIZER_STEPS)
+    return max(1, min(k, i.rollouts))
 
 
 def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
@@ -80,10 +97,6 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     mem = model_memory(arch.total_b, i.rm_b, critic=critic, reference=reference_forward, reward=reward_model,
                        offload=i.offload, tuning=i.tuning)
     longest_seq = i.prompt_tokens + i.response_max_tokens
-    micro = micro_batch_tokens(longest_seq)
-    act = activation_gb(arch, micro)
-    logit = logits_gb(arch.vocab, micro)
-    critic_act = activation_gb(critic_arch, micro) if critic else 0.0
     kv = kv_bytes_per_token(arch)
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     tokens = float(i.rollouts * (i.prompt_tokens + i.response_tokens))
@@ -95,24 +108,21 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     scoring_score = (policy_fwd if reference_forward and not lora else 0.0) + (critic_fwd if reward_model else 0.0)
     train_per_token = train_flops_per_token(arch, ctx, lora) + (
         train_flops_per_token(critic_arch, ctx, lora) if has_critic else 0.0)
+    per_epoch = optimizer_steps_per_epoch(i)
     return Workload(
         arch=arch, critic_arch=critic_arch, gpu=gpu, method=i.method, engine=i.engine, critic=has_critic,
         reference=reference_forward and not lora, reference_forward=reference_forward, reward_model=reward_model,
         lora=lora, mem=mem, tokens=tokens,
         seq_tokens=float(i.prompt_tokens + i.response_tokens), longest_seq_tokens=float(longest_seq),
-        optimizer_steps=i.epochs * max(1, math.ceil(i.rollouts / MINI_BATCH_SEQUENCES)),
-        mini_batch=max(1, min(i.rollouts, int(MINI_BATCH_SEQUENCES))),
+        optimizer_steps=i.epochs * per_epoch, mini_batch=max(1, math.ceil(i.rollouts / per_epoch)),
         usable_gb=usable,
-        train_peak_extra_gb=max(act + logit, critic_act), score_extra_gb=logit if reference_forward else 0.0,
-        kv_seq_gb=longest_seq * kv / GIGA, activation_gb=act, logits_gb=logit, kv_bytes_per_token=kv,
+        score_extra_gb=logits_gb(arch.vocab, max(i.max_tokens_per_gpu, longest_seq)) if reference_forward else 0.0,
+        kv_seq_gb=longest_seq * kv / GIGA, kv_bytes_per_token=kv,
         scoring_train_flops=scoring_train, scoring_score_flops=scoring_score,
         train_flops=train_per_token * tokens * i.epochs, trained_b=arch.total_b + (i.rm_b if has_critic else 0.0),
-        role_minimums=role_minimums(mem, has_critic, reference_forward and not lora, reward_model, usable,
-                                    max(act + logit, critic_act), logit if reference_forward else 0.0,
-                                    INFER_BYTES_PER_PARAM * arch.total_b + longest_seq * kv / GIGA),
+        offload=i.offload, tuning=i.tuning, max_tokens_per_gpu=i.max_tokens_per_gpu,
+        context_parallel=i.context_parallel, rm_b=i.rm_b,
     )
-
-
 def _group(i: WorkloadInputs) -> int:
     """Responses per prompt: ``group`` under GRPO, 1 otherwise (one response per prompt)."""
     return i.group if i.method == "grpo" else 1

@@ -1,5 +1,5 @@
-"""layout_from(result): the model's inputs and the GPU layout it chose, as a LaunchLayout; layout_notes and
-layout_refusal say what the mapping changed or why there is no launch file (launch.map.* keys, in both catalogues)."""
+"""from_result(result): the model's inputs and the GPU layout it chose, as a LaunchLayout, with the notes saying what
+the mapping changed and the refusal saying why there is no launch file (launch.map.* keys, in both catalogues)."""
 
 from __future__ import annotations
 
@@ -10,22 +10,28 @@ import re
 import pytest
 
 from app.i18n import LANGS, catalogue, translator
+from app.launch import launch_commands
+from app.launch.layout import TEACHING_GPU_MEMORY_UTILIZATION, from_result
 from app.model import evaluate, normalise
-from app.model.launch import (
-    NODE_GPUS,
-    TEACHING_GPU_MEMORY_UTILIZATION,
-    all_map_keys,
-    launch_commands,
-    layout_from,
-    layout_notes,
-    layout_refusal,
-)
+from app.model.assumptions import GPUS_PER_NODE as NODE_GPUS
 from app.model.scenarios import PRESET_BY_ID, PRESETS, WALKTHROUGH
 
 
 def result(**q: str):
     inputs, _ = normalise({k: [v] for k, v in q.items()})
     return evaluate(inputs)
+
+
+def layout_from(r):
+    return from_result(r).layout
+
+
+def layout_notes(r):
+    return from_result(r).notes
+
+
+def layout_refusal(r):
+    return from_result(r).refusal
 
 
 def keys(r) -> set[str]:
@@ -67,7 +73,7 @@ def test_a_tp_that_does_not_divide_the_gpus_is_lowered_and_said():
 
 def test_one_node_of_a_larger_cluster_uses_that_node_and_says_so():
     r = result(placement="colocated", gpus="12", method="grpo", arch="llama3_8b", gpu="h100_80g",
-               reward="verifier", rollouts="64", staleness="1")  # staleness 1: normalise makes it separate
+               reward="verifier", rollouts="128", staleness="1")  # staleness 1: normalise makes it separate
     lay = layout_from(r)
     assert lay.gpus == 8 and lay.nodes == 1  # the model's layout sums to one node: 8 of the 12 GPUs
     assert "launch.map.one_node" in keys(r)
@@ -79,20 +85,36 @@ def test_no_engine_share_falls_back_to_the_teaching_value():
     r = result(placement="colocated", gpus="4", gpu="a100_40g", rollouts="64", reward="verifier")
     assert r.memory.engine_gb_per_gpu == 0
     assert layout_from(r).gpu_memory_utilization == TEACHING_GPU_MEMORY_UTILIZATION
-    assert {"launch.map.teaching_memory", "launch.map.does_not_fit"} <= keys(r)
+    # it does not fit either: no command, the refusal names the fewest GPUs that fit and the page links to them
+    m = from_result(r)
+    assert "launch.map.teaching_memory" in keys(r)
+    assert m.refusal.key == "launch.map.does_not_fit" and m.refusal.params["min_gpus"] == m.fit_gpus > 4
 
 
 @pytest.mark.parametrize(("q", "key"), [
     ({"pairs": "0", "rollouts": "0"}, "launch.map.offline_stage"),
     ({"rollouts": "0"}, "launch.map.offline_stage"),
     ({"placement": "colocated", "gpus": "12"}, "launch.map.partial_node"),
-    ({"placement": "separate", "gpus": "128", "arch": "deepseek_v3", "gpu": "b200_180g", "method": "grpo",
-      "reward": "verifier", "rollouts": "1024"}, "launch.map.engine_spans_nodes"),
     ({"placement": "colocated", "gpus": "24", "arch": "llama3_70b", "reward": "verifier", "rollouts": "1024"},
-     "launch.map.engine_does_not_fit"),
+     "launch.map.does_not_fit"),
 ])
 def test_states_without_a_launch_file_say_why(q, key):
     assert layout_refusal(result(**q)).key == key
+
+
+def test_an_engine_larger_than_a_node_gets_pipeline_stages_in_verl_only():
+    """Qwen3-235B-A22B on 128 H100 colocated: the model's engine is TP 8 × 5 stages (40 GPUs), which cannot cover
+    128 GPUs; the fewest more stages that do are 8 (2 engines of 64).  verl sets them; OpenRLHF and TRL cannot."""
+    r = result(method="grpo", arch="qwen3_235b_a22b", gpus="128", gpu="h100_80g", placement="colocated",
+               reward="verifier", rollouts="1024", kl="0.001")
+    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 5)
+    m = from_result(r)
+    assert m.refusal is None and (m.layout.rollout_tp, m.layout.rollout_pp, m.layout.rollout_replicas) == (8, 8, 2)
+    assert {"launch.map.pp_fit", "launch.map.engine_pipeline"} <= keys(r)
+    launch = launch_commands(m.layout)
+    v = {f.name: f.value for f in launch.verl.flags}
+    assert v["actor_rollout_ref.rollout.pipeline_model_parallel_size"] == "8"
+    assert launch.verl.config == "ppo_megatron_trainer"
 
 
 GRID = [result(method=m, placement=p, gpus=str(g), arch=a, gpu=gpu, staleness=str(s), reward="verifier",
@@ -101,7 +123,11 @@ GRID = [result(method=m, placement=p, gpus=str(g), arch=a, gpu=gpu, staleness=st
             ("ppo", "grpo", "dpo"), ("colocated", "separate"), (1, 4, 5, 8, 12, 16, 64),
             ("custom", "llama3_8b", "llama3_70b", "deepseek_v3"), ("a100_80g", "h100_80g"), (0, 1), (64, 1024))]
 GRID += [evaluate(x.inputs) for x in (*PRESETS, *WALKTHROUGH)]
-GRID += [result(placement="separate", gpus="128", arch="deepseek_v3", gpu="b200_180g", method=m, reward="verifier",
+GRID += [result(method="grpo", arch="qwen3_235b_a22b", gpus="128", gpu="h100_80g", placement="colocated",
+                reward="verifier", rollouts="1024")]  # an engine of TP 8 × 5 stages: verl gets 8 stages
+GRID += [result(method="grpo", arch="qwen3_30b_a3b", gpus="32", gpu="h100_80g", placement="colocated",
+                reward="verifier", rollouts="1024")]  # Megatron with expert parallelism (the model's training layout)
+GRID += [result(placement="separate", gpus="256", arch="deepseek_v3", gpu="b200_180g", method=m, reward="verifier",
                 rollouts="1024") for m in ("ppo", "grpo")]  # an engine of TP 8 × pipeline 2 (more than a node)
 
 
@@ -123,10 +149,14 @@ def test_every_map_key_is_given_and_in_both_catalogues_and_formats():
     for r in GRID:
         for n in (*layout_notes(r), *((layout_refusal(r),) if layout_refusal(r) else ())):
             given.setdefault((n.key, n.args), n)
-    assert {k for k, _ in given} == all_map_keys()
+    declared = {k for k in catalogue("en") if k.startswith("launch.map.")}
+    declared -= {"launch.map.prompt_max_verl", "launch.map.prompt_max_openrlhf",  # the page's variants
+                 "launch.map.does_not_fit_never",  # min_gpus is None only beyond the lab's 4,096 GPUs
+                 "launch.map.engine_spans_nodes"}  # kept for a model engine no stage count can place
+    assert {k for k, _ in given} == declared
     for lang in LANGS:
         t, cat = translator(lang), catalogue(lang)
-        assert all_map_keys() <= set(cat)
+        assert {k for k, _ in given} <= set(cat)
         for n in given.values():
             text = t(n.key, **n.params)
             assert text and not re.search(r"\{[a-z_]+(:[^}]*)?\}", text), (n, text)

@@ -1,0 +1,262 @@
+"""Frontier-scale rules (MODEL-FRONTIER part A) with the arithmetic written out, their properties, and the
+calibration against every published row the lab can enter (app/model/published_runs.py), fitted to none."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.model import evaluate, normalise
+from app.model.assumptions import ARCHS, GPUS
+from app.model.physics.generation import kv_replication
+from app.model.physics.layout import backend_for, megatron_bytes_per_param, megatron_states_gb
+from app.model.published_runs import RUNS, PublishedRun
+
+approx = pytest.approx
+FEW = settings(max_examples=25, deadline=None, derandomize=True, database=None)
+
+
+def result(**q: object):
+    return evaluate(normalise({k: str(v) for k, v in q.items()})[0])
+
+
+# --- A1: the engine ------------------------------------------------------------------------------------------------
+
+
+def test_qwen3_235b_engine_at_tp_8_holds_59_gb_per_gpu() -> None:
+    # 235 B in bf16 = 470 GB; TP 8 beyond its 4 KV heads (vLLM replicates them, 2 copies): 470 / 8 = 58.75 GB per GPU
+    r = result(arch="qwen3_235b_a22b", gpus=128, gpu="h100_80g", method="grpo", reward="verifier",
+               placement="separate")
+    g = r.step.gen
+    assert (g.tensor_parallel, g.pipeline) == (8, 1) and g.fits
+    lane = next(x for x in r.memory.lanes if x.lane == "gen")
+    assert dict(lane.parts)["gen_weights"] == approx(2 * 235.0 / 8) == approx(58.75)
+    assert kv_replication(ARCHS["qwen3_235b_a22b"], 8) == 2.0
+
+
+def test_deepseek_v3_over_a_32_gpu_engine_is_42_gb_per_gpu() -> None:
+    # 671 B in bf16 = 1,342 GB over TP 8 × PP 4 = 32 GPUs: 41.9 GB per GPU
+    assert 2 * ARCHS["deepseek_v3"].total_b / 32 == approx(41.9, abs=0.05)
+
+
+# --- A2: the training layout ---------------------------------------------------------------------------------------
+
+
+def test_megatron_distributed_optimizer_is_6_plus_12_over_d() -> None:
+    # bf16 weights (2) + fp32 gradients (4) stay; fp32 main weights and Adam m, v (12) are shared by d copies
+    for d in (1, 2, 8, 16, 64):
+        assert megatron_bytes_per_param(d, "none", "full") == (6 + 12 / d, 0.0)
+    assert megatron_bytes_per_param(4, "optimizer", "full") == (6.0, 3.0)   # the 12 / d on the host
+    assert megatron_bytes_per_param(4, "params", "full") == (0.0, 9.0)
+
+
+def test_deepseek_v3_at_ep16_pp16_on_256_gpus_is_53_gb_before_activations() -> None:
+    # experts 58 · 256 · 3 · 7,168 · 2,048 = 653.9 B / (EP 16 · PP 16) = 2.55 B per GPU at 18 B (d_e = 256 / 256 = 1)
+    # = 46.0 GB; the rest 17.1 B / (TP 1 · PP 16) = 1.07 B at 6 + 12 / 16 = 6.75 B (d = 16) = 7.2 GB: 53.2 GB
+    a = ARCHS["deepseek_v3"]
+    experts = a.expert_b / 256 * 18
+    dense = a.dense_b / 16 * 6.75
+    assert experts == approx(46.0, abs=0.1) and dense == approx(7.2, abs=0.1)
+    gb, host, params = megatron_states_gb(a, 1, 16, 16, 256)
+    assert gb == approx(experts + dense) == approx(53.2, abs=0.1) and host == 0
+
+
+def test_backends_are_chosen_as_the_frameworks_do() -> None:
+    assert backend_for(ARCHS["llama3_8b"]) == "fsdp" and backend_for(ARCHS["llama3_70b"]) == "fsdp"
+    assert backend_for(ARCHS["llama3_405b"]) == "megatron" and backend_for(ARCHS["deepseek_v3"]) == "megatron"
+    layout = result(arch="deepseek_v3", gpus=256, gpu="h100_80g", method="grpo", reward="verifier",
+                    placement="colocated").step.training_layout
+    assert layout.backend == "megatron" and layout.ep == 16 and layout.tp * layout.pp * layout.cp * layout.dp == 256
+
+
+def test_more_gpus_keep_helping_deepseek_v3_training() -> None:
+    # the issue: 322 s at 256 and at 512 GPUs (a ZeRO-3 floor); now the data-parallel shards shrink the step
+    q = dict(arch="deepseek_v3", gpu="h100_80g", method="grpo", reward="verifier", placement="colocated",
+             rollouts=512, prompt_tokens=512, response_tokens=700, response_max_tokens=1024)
+    a, b = result(**q, gpus=256).step.training_s, result(**q, gpus=512).step.training_s
+    assert b < a
+
+
+def test_optimizer_steps_default_per_method() -> None:
+    # NeMo RL GRPO: one optimizer step per RL step; verl's PPO examples: four (not rollouts / 128)
+    assert result(method="grpo", rollouts=8192).step.optimizer_steps == 1
+    assert result(method="ppo").step.optimizer_steps == 4
+    assert result(method="grpo", optimizer_steps=4, epochs=2).step.optimizer_steps == 8
+
+
+# --- A5: memory knobs -----------------------------------------------------------------------------------------------
+
+
+def test_activations_split_by_context_parallelism_and_tokens() -> None:
+    q = dict(arch="llama3_8b", gpus=8, gpu="h100_80g", placement="colocated", response_max_tokens=32_768,
+             response_tokens=4096)
+    one, four = result(**q).memory.activation_gb, result(**q, context_parallel=4).memory.activation_gb
+    assert four == approx(one / 4)
+    small = result(**{**q, "max_tokens_per_gpu": 1024, "response_max_tokens": 1024, "response_tokens": 1024}).memory
+    assert small.activation_gb < one
+
+
+# --- A7: honesty ------------------------------------------------------------------------------------------------------
+
+
+def test_a_state_that_does_not_fit_carries_the_step_at_min_gpus() -> None:
+    r = result(gpus=1, placement="colocated")
+    assert not r.memory.fits and r.memory.min_gpus and r.step_at_min_gpus is not None
+    assert r.step_at_min_gpus.groups.training <= r.memory.min_gpus
+
+
+workloads = st.fixed_dictionaries({
+    "arch": st.sampled_from(["custom", "llama3_8b", "qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3"]),
+    "method": st.sampled_from(["ppo", "grpo"]),
+    "placement": st.sampled_from(["colocated", "separate"]),
+    "gpu": st.sampled_from(sorted(GPUS)),
+    "gpus": st.sampled_from([1, 4, 8, 16, 64, 256]),
+    "offload": st.sampled_from(["none", "optimizer", "params"]),
+    "tuning": st.sampled_from(["full", "lora"]),
+})
+
+
+@FEW
+@given(workloads)
+def test_fits_exactly_when_every_lane_and_the_engine_fit(q: dict) -> None:
+    m = result(**q).memory
+    assert m.fits == (m.engine_fits and not any(lane.over for lane in m.lanes))
+
+
+@FEW
+@given(workloads)
+def test_no_step_is_timed_by_streaming_weights_over_the_host_link(q: dict) -> None:
+    g = result(**q).step.gen
+    assert g.bound != "host_link"
+
+
+@FEW
+@given(workloads)
+def test_offload_and_lora_never_raise_min_gpus(q: dict) -> None:
+    base = result(**{**q, "offload": "none", "tuning": "full"}).memory.min_gpus
+    for relief in ({"offload": "params"}, {"tuning": "lora"}):
+        relieved = result(**{**q, "offload": "none", "tuning": "full", **relief}).memory.min_gpus
+        if base is not None:
+            assert relieved is not None and relieved <= base
+
+
+@FEW
+@given(workloads, st.sampled_from([2, 4]))
+def test_more_gpus_never_slow_a_fitting_step(q: dict, factor: int) -> None:
+    a = result(**q)
+    b = result(**{**q, "gpus": q["gpus"] * factor})
+    if a.memory.fits and b.memory.fits:
+        assert b.step.total_s <= a.step.total_s * (1 + 1e-9)
+
+
+# --- calibration: every row the lab can enter ----------------------------------------------------------------------
+
+# Rows outside 2×, and why (docs/model.md, "Frontier calibration"): each is a gap of the generation model (timing's
+# issue 26: continuous batching over a length distribution, the tail, async streaming), not a constant to fit.
+MISSES = {
+    "nemo_v05_h100_grpo_dsv3_on_256g": "on-policy DeepSeek-V3: the lab's step is 3× short; NeMo RL's TP 32 engine "
+                                       "decodes slower than the roofline (cross-node TP all-reduces, MLA kernels)",
+    "nemo_v06_h100_grpo_dsv3_on_256g": "as the v0.5 row: cross-node TP 32 decoding slower than the roofline",
+    "nemo_v06_h100_grpo_dsv3_on_512g": "as the v0.5 row: cross-node TP 32 decoding slower than the roofline",
+    "nemo_v06_gb200_grpo_dsv3_on_256g": "as the H100 rows: cross-node TP 32 decoding slower than the roofline",
+    "nemo_v05_h100_dapo_dsv3_on_512g": "DAPO: dynamic sampling regenerates dropped groups; the row is entered as "
+                                       "GRPO without oversample (the lab's oversample is issue 26's input)",
+    "nemo_v05_gb200_grpo_qwen3_30b_a3b_on_16g": "Qwen3-30B-A3B on 16 GB200: 0.3×, MoE decode of a 3 B-active model "
+                                                "is far from its bandwidth roofline (expert routing, small kernels)",
+    "nemo_v06_gb200_grpo_qwen3_30b_a3b_on_16g": "as the v0.5 row: small-MoE decode far from the roofline",
+    "nemo_v06_gb200_grpo_qwen3_30b_a3b_1off_16g": "as the on-policy row: small-MoE decode far from the roofline",
+    "verl_fa_30b_a3b_sync_128g": "as the NeMo RL rows: small-MoE decode far from the roofline",
+    "verl_fa_7b_async_16_16": "verl fully-async at 16 + 16: the lab's trainer on 16 GPUs is 3–4× slower than "
+                              "verl's (FSDP2 with sequence packing and dynamic batch)",
+    "verl_fa_7b_async_32_32": "as the 16 + 16 row: training on the trainer's GPUs too slow",
+    "verl_fa_7b_stream_64_64": "2.15×: as the 16 + 16 row, training on the trainer's GPUs too slow",
+    "verl_fa_7b_stale0.3_64_64": "2.05×: as the 16 + 16 row, training on the trainer's GPUs too slow",
+    "verl_fa_7b_validate_sync_16g": "the row includes validation passes the lab does not model",
+    "verl_fa_7b_validate_async_8_8": "the row includes validation passes the lab does not model",
+    "verl_os_7b_fsdp2_sync_16g": "2.10×: training of a 7 B model on 16 GPUs too slow here (as the fully-async rows)",
+    "verl_os_7b_fsdp2_1off_4_12": "one-step-off on 4 + 12 GPUs: training on 12 FSDP GPUs too slow here",
+    "verl_os_7b_megatron_sync_16g": "verl trains this 7 B model with Megatron; the lab picks FSDP and is slower",
+    "verl_os_7b_megatron_1off_4_12": "as the Megatron sync row, on 4 + 12 GPUs",
+    "verl_tuning_qwen25_14b_full_4xh800": "verl's minimum is the count its tuned script ran on (with its batch and "
+                                          "lengths); the lab fits the states with offload on fewer",
+    "verl_tuning_qwen25_32b_full_8xh20": "as the 14 B row: the script's count, not the fewest that fit",
+}
+
+
+def row_inputs(r: PublishedRun) -> dict[str, str]:
+    """The lab's inputs for a published row: its model, GPUs, batch, lengths, optimizer steps, KL, staleness,
+    offload and LoRA as the row (or its recipe) gives them; a verifier reward (math / code rewards)."""
+    q: dict[str, object] = dict(arch=r.arch, method="grpo", gpu=r.gpu, gpus=r.gpus, reward="verifier",
+                                placement="colocated" if r.colocated in (True, None) else "separate")
+    if r.responses_per_step:
+        q["rollouts"] = min(r.responses_per_step, 8192)
+    if r.group:
+        q["group"] = r.group
+    prompt = r.prompt_mean_tokens or r.prompt_max_tokens
+    if prompt:
+        q["prompt_tokens"] = int(prompt)
+    if r.response_mean_tokens:
+        q["response_tokens"] = int(r.response_mean_tokens)
+    if r.response_max_tokens:
+        q["response_max_tokens"] = r.response_max_tokens
+    if r.optimizer_steps:
+        q["optimizer_steps"] = r.optimizer_steps
+    if r.kl is not None:
+        q["kl"] = r.kl
+    if r.staleness:
+        q["staleness"], q["placement"] = min(r.staleness, 8), "separate"
+    if r.partial_rollouts:
+        q["partial_rollouts"] = "on"
+    if r.rollout_dtype == "fp8":
+        q["rollout_dtype"] = "fp8"
+    if r.offload:
+        q["offload"] = r.offload
+    if r.lora:
+        q["tuning"] = "lora"
+    return {k: str(v) for k, v in q.items()}
+
+
+ENTERABLE = [r for r in RUNS if r.arch in ARCHS and r.gpu is not None
+             and (r.figure("step_s") is not None or r.figure("min_gpus") is not None)]
+
+
+def model_ratio(r: PublishedRun) -> float:
+    res = evaluate(normalise(row_inputs(r))[0])
+    if r.figure("step_s") is not None:
+        return res.step.total_s / r.figure("step_s")  # type: ignore[operator]
+    return (res.memory.min_gpus or 4096) / r.figure("min_gpus")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("row", ENTERABLE, ids=lambda r: r.id)
+def test_published_row_within_2x(row: PublishedRun) -> None:
+    ratio = model_ratio(row)
+    if row.id in MISSES:
+        pytest.xfail(f"{ratio:.2f}×: {MISSES[row.id] or 'see docs/model.md'}")
+    assert 0.5 <= ratio <= 2.0, f"{row.id}: model / published = {ratio:.2f}"
+
+
+def test_a_state_no_count_fits_names_what_would_make_it_fit() -> None:
+    # Llama-3-8B on A100-40GB with a 131,072-token micro-batch: its activations alone, 32 · 4,096 · 2 B · 131,072 =
+    # 34.4 GB, plus a 2.1 GB chunk of logits exceed 36 GB usable on every GPU count (FSDP does not split them):
+    # a smaller micro-batch, context parallelism or a larger GPU each make it fit; more GPUs do not
+    r = result(arch="llama3_8b", gpu="a100_40g", gpus=64, max_tokens_per_gpu=131_072, placement="colocated")
+    assert not r.memory.fits and r.memory.min_gpus is None and r.step_at_min_gpus is None
+    assert {"smaller_micro_batch", "context_parallel", "larger_gpu"} <= set(r.fit_remedies)
+    assert "offload_params" not in r.fit_remedies
+    assert [x.key for x in r.reasons if x.key.startswith("why.fit.remedy.")] == [
+        f"why.fit.remedy.{name}" for name in r.fit_remedies]
+    assert r.decisions["distributed_training"].reason == "decision.distributed_training.never"
+
+
+@FEW
+@given(st.sampled_from(["qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3", "llama3_405b"]),
+       st.sampled_from([8, 16, 48, 64, 128, 256, 512]), st.sampled_from(["none", "optimizer"]), st.booleans())
+def test_the_widest_tp_per_pipeline_depth_fits_whenever_any_layout_does(arch: str, gpus: int, offload: str,
+                                                                 colocated: bool) -> None:
+    from app.model.physics.layout import fitting_layouts, training_fits
+    from app.model.physics.workload import workload
+    i = normalise({"arch": arch, "gpus": str(gpus), "gpu": "h100_80g", "offload": offload, "method": "grpo",
+                   "placement": "colocated" if colocated else "separate"})[0]
+    w = workload(i, GPUS["h100_80g"])
+    assert training_fits(w, gpus, colocated) == bool(fitting_layouts(w, gpus, colocated))
