@@ -27,7 +27,7 @@ from support.asgi import get
 from app.i18n import translator
 from app.model import DEFAULTS, normalise
 from app.model.assumptions import ARCHS
-from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, STEP_MAX, Notice, fmt_param
+from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, SHAPE_NUMBERS, STEP_MAX, Notice, fmt_param
 from app.templating import notice_text
 
 from .checks import (
@@ -343,3 +343,28 @@ def test_compare_side_b_longest_response_follows_its_own_mean():
 
     b = compare_context("en", {"b_response_tokens": ["64"]})["b"].inputs
     assert (b.response_tokens, b.response_max_tokens) == (64, 64)
+
+
+SHAPE_BAD = [("word", "abc", "invalid"), ("script", XSS, "invalid"), ("huge", "1e12", "above_max"),
+             ("negative", "-1", "below_min")]
+
+
+@pytest.mark.parametrize("spec", SHAPE_NUMBERS, ids=lambda s: s.name)
+@pytest.mark.parametrize(("case", "raw", "kind"), SHAPE_BAD, ids=[c[0] for c in SHAPE_BAD])
+def test_bad_custom_shape_field_on_page_and_api(spec, case, raw, kind):  # noqa: ARG001
+    """The custom shape's fields (arch=custom with layers given): a bad one is a notice naming it on the page (its
+    kind as for any number; the value used echoed), and a 422 naming it on the API; never a 500."""
+    base = "" if spec.name == "layers" else "layers=32&"
+    query = f"{base}{spec.name}={quote(raw, safe='')}"
+    got = [(n.field, n.kind) for n in normalise({**({} if not base else {"layers": ["32"]}), spec.name: [raw]})[1]]
+    assert got[0] == (spec.name, kind), got
+    r = get(f"/en/?{query}")
+    assert r.status == 200, (r.status, r.body[:300])
+    assert_security_headers(r)
+    _assert_no_payload(r.text)
+    doc = assert_html(r, full=True, lang="en")
+    assert len(notice_items(doc)) == len(got) and f"<code>{spec.name}</code>" in r.text
+    r = get(f"/api/evaluate?{query}")
+    assert_security_headers(r)
+    body = assert_json(r)
+    assert r.status == 422 and all(e["loc"] == ["query", spec.name] for e in body["detail"]), body
