@@ -32,7 +32,7 @@ def _notices(body: str) -> list[str]:
     ("zh", "gpus=2&placement=separate", "分离部署（separate）至少需要 4 张 GPU，已改为同卡部署（colocated）。"),
     ("en", "gpus=2&placement=separate", "Separate placement needs at least 4 GPUs; using Colocated placement"),
     ("zh", "placement=colocated&staleness=1",
-     "同卡部署（colocated）时 generation 没法提前跑：staleness ≥ 1 需要分离部署，已改为分离部署（separate）。"),
+     "同卡部署（colocated）时生成没法提前跑：「Generation 提前步数」≥ 1 需要分离部署，已改为分离部署（separate）。"),
     ("zh", "kl=5", "「KL penalty β」的 5 超过上限，已改为 1（kl）。"),
     ("zh", "method=zz", "「优化方法」没有 zz 这个选项，已改为「PPO」（method）。"),
 ])
@@ -202,4 +202,4 @@ def test_the_colocated_async_card_does_not_apply_colocated_timings_to_separate(c
     """Step 10 (colocated): generation ≈ 47 s and scoring + training ≈ 32 s are the colocated timings; under separate
     placement (step 11) they are ≈ 83 s and ≈ 65 s, so the card must not say those two would overlap."""
     card = _card(client.get(f"/zh/?{_q(STEP[10])}").text, "sync_vs_async")
-    assert "那时 generation" not in card and "当前同卡部署的" in card
+    assert "那时 generation" not in card and "当前同卡部署下" in card
