@@ -95,16 +95,20 @@ def test_the_async_card_prints_both_steps_in_seconds(client, lang: str) -> None:
 def test_the_async_generation_card_has_no_hundred_per_cent(client, lang: str, good: str) -> None:
     """Step 12 with partial rollouts (staleness 1, separate): no response holds the engine, generation is the step and
     scoring + training hide behind it; the card says so, not "(100 %)".  Step 12 itself (no partial rollouts): the
-    longest response holds the step, and the card says that instead, still without 100 %."""
+    longest response holds the step, and the card says that instead, still without 100 % and without advising the
+    running ahead it already does."""
     streaming = STEP[12].model_copy(update={"partial_rollouts": "on"})
     r = evaluate(streaming)
     assert r.step.generation_share >= 0.995 and r.decisions["rollout_throughput"].reason.endswith(".async")
     card = _flush_card(client.get(f"/{lang}/?{_q(streaming)}").text, "rollout_throughput")
     assert good in card and "100%" not in card
     tail = evaluate(STEP[12])
-    assert tail.step.generation_share >= 0.995 and not tail.decisions["rollout_throughput"].reason.endswith(".async")
+    assert tail.step.generation_share >= 0.995 and tail.decisions["rollout_throughput"].reason.endswith(".tail_ahead")
     card = _flush_card(client.get(f"/{lang}/?{_q(STEP[12])}").text, "rollout_throughput")
     assert good not in card and "100%" not in card
+    # it runs ahead already: the card does not advise running ahead, it names partial rollouts
+    assert ("partial rollout" in card and "让生成异步提前跑" not in card if lang == "zh"
+            else "partial rollouts" in card and "let generation run ahead" not in card)
 
 
 def test_the_colocated_async_card_does_not_apply_colocated_timings_to_separate(client) -> None:
