@@ -107,6 +107,9 @@ SOURCES: dict[str, Source] = {
                "(kv_cache_dtype=fp8, 1 byte per value)", "https://docs.vllm.ai/en/latest/features/quantization/fp8.html"),
         Source("nemo_rl_fp8", "NeMo RL performance summary: FP8 generation rows beside BF16 ones of the same runs",
                "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("vllm_sleep", "vLLM blog 2025-10-26, Zero-Reload Model Switching with vLLM Sleep Mode (level 1: "
+               "weights to host memory, KV cache freed; wake-ups of 0.1–6 s from 0.6 B to 235 B)",
+               "https://blog.vllm.ai/2025/10/26/sleep-mode.html"),
         Source("verl_async", "verl docs/advance/fully_async.md and one_step_off.md: sync vs async rows, partial "
                "rollouts, the checkpoint-engine weight-sync table (Qwen3-235B-A22B 23.7 s, Qwen3-30B-A3B 4.4 s)",
                "https://github.com/volcengine/verl/blob/main/docs/advance/fully_async.md"),
@@ -314,6 +317,7 @@ _CONSTANTS = (
     Constant("hf_batch_per_gpu", 16.0, "sequences per GPU"),  # generation batch of generate() inside a trainer
     Constant("colocated_engine_memory_fraction", 0.6, "of GPU memory", "verl"),  # gpu_memory_utilization
     Constant("engine_min_kv_fraction", 0.1, "of the engine's memory"),  # a useful KV cache beside the weights
+    Constant("engine_wake_s", 1.0, "s per step"),  # colocated: KV cache re-allocated, engine resumed (vllm_sleep)
     Constant("rollout_fp8_bytes_per_param", 1.0, "B/param", "vllm_fp8"),      # FP8 W8A8 engine weights
     Constant("rollout_fp8_kv_bytes_per_value", 1.0, "B", "vllm_fp8"),         # kv_cache_dtype=fp8
     # --- interconnect -----------------------------------------------------------------------------------
@@ -386,6 +390,7 @@ DECODE_STEP_OVERHEAD_HF_S = c("decode_step_overhead_hf_s")
 HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
 COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
+ENGINE_WAKE_S = c("engine_wake_s")
 ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
 ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))

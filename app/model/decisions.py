@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import EVAL_GATE_MAX_STEPS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.assumptions import EVAL_GATE_MAX_STEPS, GPUS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.physics.step import equal_gpu_steps
 from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
@@ -187,9 +188,13 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     if not rl_loop:
         put("sync_vs_async", "not_yet", "no_loop")
     else:
+        # the equal-GPU comparison: the same GPUs colocated and synchronous against async with partial rollouts
+        eq = equal_gpu_steps(i, GPUS[i.gpu], step)
         args = dict(generation_s=step.generation_s, rest_s=step.scoring_s + step.training_s, total_s=step.total_s,
                     sync_s=step.sync_step_s, saved_s=max(step.sync_step_s - step.total_s, 0.0), staleness=i.staleness,
-                    tail_s=step.tail_s)
+                    tail_s=step.tail_s, gpus=i.gpus, co_sync_s=eq.colocated_sync_s,
+                    async_s=eq.async_s if math.isfinite(eq.async_s) else eq.colocated_sync_s,
+                    speedup=eq.colocated_sync_s / eq.async_s if eq.async_s > 0 else 1.0)
         if i.staleness:
             put("sync_vs_async", "useful", "async", **args)
         elif i.placement == "colocated":

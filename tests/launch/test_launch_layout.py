@@ -72,13 +72,13 @@ def test_a_tp_that_does_not_divide_the_gpus_is_lowered_and_said():
 
 
 def test_one_node_of_a_larger_cluster_uses_that_node_and_says_so():
-    r = result(placement="colocated", gpus="12", method="grpo", arch="llama3_8b", gpu="h100_80g",
-               reward="verifier", rollouts="128", staleness="1")  # staleness 1: normalise makes it separate
+    r = result(placement="separate", gpus="10", method="grpo", arch="llama3_8b", gpu="h100_80g",
+               reward="verifier", rollouts="128")
     lay = layout_from(r)
-    assert lay.gpus == 8 and lay.nodes == 1  # the model's layout sums to one node: 8 of the 12 GPUs
+    assert lay.gpus == 8 and lay.nodes == 1  # the model's layout sums to one node: 8 of the 10 GPUs
     assert "launch.map.one_node" in keys(r)
     note = next(n for n in layout_notes(r) if n.key == "launch.map.one_node")
-    assert note.params == {"used": 8, "gpus": 12, "idle": 4}
+    assert note.params == {"used": 8, "gpus": 10, "idle": 2}
 
 
 def test_no_engine_share_falls_back_to_the_teaching_value():

@@ -259,9 +259,11 @@ def test_weight_broadcast_and_refit() -> None:
     assert s70.sync_s == approx(2 * 70.6 / 50)
     broadcast_671b = 2 * 671 / 50
     assert broadcast_671b == approx(26.84)
-    # colocated (vllm): a refit of 2P / G per GPU over NVLink: 14 GB / 8 / 231 GB/s = 7.6 ms on 8 A100s
+    # colocated (vllm): a refit of 2P / G per GPU over NVLink: 14 GB / 8 / 231 GB/s = 7.6 ms on 8 A100s, plus the
+    # engine's wake-up: 1 s (engine_wake_s) + its weights per GPU back over the host link (14 GB / TP / 32 GB/s)
     s7 = ppo_step(w(policy_b=7, gpus=8, placement="colocated"), A100_80)
-    assert s7.sync_s == approx(14e9 / 8 / 231e9)
+    wake = 1.0 + 14.0 / s7.gen.tensor_parallel / 32.0
+    assert s7.sync_s == approx(14e9 / 8 / 231e9 + wake)
 
 
 # --- generation: engine plans and the decode roofline --------------------------------------------------------

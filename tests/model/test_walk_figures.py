@@ -166,7 +166,14 @@ def test_step_12_one_step_off_policy() -> None:
     assert f["score_train_s"] == pytest.approx(f["scoring_s"] + f["training_s"])
     # never longer than the synchronous step, on this layout or on step 11's searched split
     assert f["total_s"] <= f["same_layout_sync_s"] and f["total_s"] < f["sync_total_s"]
-    assert f["sync_total_s"] == walk_figures(11)["total_s"] and f["co_total_s"] == walk_figures(11)["co_total_s"]
+    # the synchronous split is this step's own split without staleness (the async search moves it off step 11's)
+    assert f["sync_total_s"] <= walk_figures(11)["total_s"] * 1.5 and f["co_total_s"] == walk_figures(11)["co_total_s"]
     assert f["saved_pct"] == pytest.approx(100 * (1 - f["total_s"] / f["sync_total_s"]))
+    # the reveal: all of scoring and training hide behind generation (the async search balances the two)
+    assert f["overlap_s"] == pytest.approx(f["score_train_s"])
+    # the equal-GPU comparison (issue 26): on the same 16 GPUs async beats the colocated synchronous step, and
+    # partial rollouts (no drain) beat it by more
+    assert f["co_speedup"] == pytest.approx(f["co_total_s"] / f["total_s"]) and f["co_speedup"] > 1
+    assert f["partial_total_s"] <= f["total_s"] and f["partial_speedup"] > f["co_speedup"]
     # "against the synchronous split": step 11's state, the same layout without staleness
     assert f["same_layout_sync_s"] == f["sync_total_s"]

@@ -28,7 +28,8 @@ PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval
 CONTRACT_INPUTS = {"demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
                    "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",
                    "arch", "group", "reward", "response_max_tokens", "staleness", "engine", "offload", "tuning",
-                   "prompts", "optimizer_steps", "max_tokens_per_gpu", "context_parallel"}  # + PRODUCT.md third edition
+                   "prompts", "optimizer_steps", "max_tokens_per_gpu", "context_parallel",  # + PRODUCT.md third edition
+                   "oversample", "rollout_dtype", "partial_rollouts", "passes"}  # + issue 26 (timing)
 NODE_STATES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
 
 

@@ -21,6 +21,7 @@ from app.model.assumptions import (
     DECODE_STEP_OVERHEAD_HF_S,
     DECODE_STEP_OVERHEAD_VLLM_S,
     ENGINE_MIN_KV_FRACTION,
+    ENGINE_WAKE_S,
     FORWARD_MFU,
     GPUS_PER_NODE,
     HF_BATCH_PER_GPU,
@@ -63,6 +64,7 @@ class Generation(NamedTuple):
     kv_gb_per_gpu: float = 0.0  # the KV cache pool one GPU of a replica allocates (its engine memory − weights)
     streaming: bool = False    # async with partial rollouts: the engine never drains at a step boundary
     fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
+    wake_s: float = 0.0       # colocated: waking the engine (weights back from host memory, KV re-allocated), s
 
     @property
     def tail_s(self) -> float:
@@ -120,18 +122,12 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int
 
 
 def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
-    """The tensor-parallel degrees of ``tensor_parallel_options``, and — when the node's widest cannot hold the
-    weights and a useful KV cache (``engine_min_kv_fraction`` of the engine memory) — tensor parallelism across
-    nodes, doubling up to the first degree that can (NeMo RL's recipes: generation TP 16 for Qwen3-235B-A22B and
-    TP 32 for DeepSeek-V3 when colocated); the all-reduces then cross InfiniBand (``tp_all_reduce_seconds``)."""
-    options = tensor_parallel_options(e.arch, e.max_gpus, e.engine)
-    tp = options[-1]
-    usable = (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb
-    extra = []
-    while tp == GPUS_PER_NODE * 2 ** len(extra) and tp * usable < e.weights_gb and tp * 2 <= e.max_gpus:
-        tp *= 2
-        extra.append(tp)
-    return (*options, *extra)
+    """The tensor-parallel degrees an engine instance may use (``tensor_parallel_options``): TP stays inside a node
+    and an instance larger than a node takes pipeline stages (``_plan``) — the layout the launch commands can
+    write (verl ``rollout.pipeline_model_parallel_size``).  NeMo RL's recipes run TP 16–32 across nodes instead
+    (Qwen3-235B-A22B, DeepSeek-V3 colocated): the lab's pipeline stages read the weights as slowly as one node's
+    TP would, a documented difference (docs/model.md)."""
+    return tensor_parallel_options(e.arch, e.max_gpus, e.engine)
 
 
 class EnginePlan(NamedTuple):
@@ -355,7 +351,7 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
         all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
-        fits=plan.fits,
+        fits=plan.fits, wake_s=ENGINE_WAKE_S + plan.weights_gb / plan.gpus / plan.gpu.host_link_gb_per_s,
     )
 
 
@@ -471,6 +467,18 @@ def generation(
                         rollouts, gen_gpus)
     best = fastest(engine_plans(arch, gpu, engine_memory_gb, gen_gpus, **kw), rollouts, gen_gpus)  # type: ignore[arg-type]
     return schedule(best[0], rollouts, gen_gpus, best[1]) if best else NO_GENERATION
+
+
+def colocated_switch_seconds(g: Generation) -> float:
+    """What a hybrid engine pays each step beside the refit (``Generation.wake_s``): it sleeps while training runs
+    (vLLM sleep mode level 1: weights to host memory, KV cache freed) and wakes for the next generation — its
+    weights per GPU back over the host link, plus ``engine_wake_s`` to re-allocate the KV cache and resume (the vLLM
+    sleep-mode blog measures 0.1–6 s wake-ups from 0.6 B to 235 B).  0 for HF generate and with nothing to generate.
+
+    >>> round(colocated_switch_seconds(Generation(1, 8, 8, 1, 1, 1, 0, 0, 0, 0, "memory", wake_s=1.25)), 2)
+    1.25
+    """
+    return g.wake_s if g.engine == "vllm" and g.gpus > 0 else 0.0
 
 
 def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:

@@ -123,7 +123,8 @@ class Run(NamedTuple):
 
 
 def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
-    """One pass over ``prompts``: ⌈prompts · group / rollouts⌉ steps (group = 1 for PPO), × step time, × G.
+    """``passes`` over ``prompts``: passes · ⌈prompts · group / rollouts⌉ steps (group = 1 for PPO), × step time,
+    × G.
 
     >>> from app.model.physics.generation import NO_GENERATION
     >>> from app.model.physics.step import gpu_groups
@@ -133,7 +134,7 @@ def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
     """
     if inputs.rollouts <= 0 or inputs.prompts <= 0:
         return Run(0, 0.0, 0.0)
-    steps = math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
+    steps = inputs.passes * math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
     hours = steps * step.total_s / 3600.0
     return Run(steps, hours, hours * inputs.gpus)
 
