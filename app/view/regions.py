@@ -287,7 +287,7 @@ def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str
     return {k: (why if k == "live-why" else v) for k, v in regions.items()}
 
 
-LINK_REGIONS = ("lang-switch", "compare-link", "launch-link", "present-link", "est-link")
+LINK_REGIONS = ("alt-link", "lang-switch", "compare-link", "launch-link", "present-link", "est-link")
 
 
 def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False) -> dict[str, Region]:

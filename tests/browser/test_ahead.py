@@ -161,10 +161,10 @@ def test_open_math_stays_open_across_an_update(page: Page, base_url: str) -> Non
     goto(page, f"{base_url}/en/")
     page.locator("#meter-rollout_load details.math summary").click()
     expect(page.locator("#meter-rollout_load details.math")).to_have_attribute("open", "")
-    before = page.locator("#meter-rollout_load .math p").text_content()
+    before = page.locator("#meter-rollout_load .math p").last.text_content()
     page.locator(SLIDER).focus()
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#meter-rollout_load .math p")).not_to_have_text(before)
+    expect(page.locator("#meter-rollout_load .math p").last).not_to_have_text(before)
     expect(page.locator("#meter-rollout_load details.math")).to_have_attribute("open", "")
 
 

@@ -30,8 +30,8 @@ def test_the_grpo_card_shows_what_the_method_removes(page: Page, base_url: str, 
     assert page.locator("[data-node=reward_model]").get_attribute("class").startswith("st-removed")
     assert expected["nodes"]["reward_model"]["state"] == "removed"
     assert page.locator("[data-node=rollout_gen] .nd.noted").count() == (1 if expected["estimates"]["step"]["tail_s"] > 0 else 0)
-    # the groups the preset sets are open: its group size, reward and response lengths are in "Algorithm & data"
-    expect(page.locator("details[data-group=algorithm]")).to_have_attribute("open", "")
+    # the preset sets the engineer's controls (group size, reward, response lengths): "size a real run" is open
+    expect(page.locator("details[data-group=engineer]")).to_have_attribute("open", "")
     shoot(page, f"grpo-{lang}")
 
 
@@ -51,7 +51,7 @@ def test_a_slider_of_the_algorithm_group_moves_the_meters_without_a_reload(page:
 
 def test_a_named_architecture_sets_the_policy_size_without_a_notice(page: Page, base_url: str, api) -> None:
     goto(page, f"{base_url}/en/")
-    page.locator("details[data-group=model] > summary").click()
+    page.locator("details[data-group=engineer] > summary").click()
     page.locator("label.seg-opt:has(input[name=arch][value=llama3_8b])").click()
     wait_url(page, url_has("arch", "llama3_8b"), "choosing Llama 3.1 8B")
     page.guard.settle(page)

@@ -80,7 +80,7 @@ def test_screenshots(open_page, base_url: str, lang: str, device: str, scheme: s
 @pytest.mark.parametrize("lang", LANGS)
 def test_screenshot_a_state_with_a_reason(open_page, base_url: str, lang: str) -> None:
     page: Page = open_page()
-    goto(page, f"{base_url}/{lang}/launch?{urlencode(PRESET_BY_ID['ppo_loop'].inputs.query())}")
+    goto(page, f"{base_url}/{lang}/launch?{urlencode(PRESET_BY_ID['scaled_rollouts'].inputs.query())}")
     expect(page.locator("#launch-verl [data-reason]")).to_be_visible()
     shoot(page, f"launch-{lang}-desktop-light-ppo")
 
