@@ -91,7 +91,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
                       "hf_unsharded" if g.gather_s <= 0 else "hf")
             put("rollout_throughput", "needed", reason, **args)
         elif step.tail_share >= 0.25:
-            put("rollout_throughput", "useful", "tail", **args)
+            # running ahead already: each step still waits for its own last response unless that may carry over
+            put("rollout_throughput", "useful", "tail_ahead" if i.staleness >= 1 else "tail", **args)
         elif whole:
             # not "83 s per step (100 %)": scoring and training hide behind it, the step is as long as generation
             put("rollout_throughput", "needed" if lvl == "hot" else "useful", "async", **args)

@@ -139,3 +139,10 @@ def test_the_tutorials_own_references_name_existing_chapters():
         src = tutorial_path(lang).read_text(encoding="utf-8")
         missing = [m.group(0) for m in re.finditer(pattern, src) if (m.group(1) or m.group(2)) not in sections]
         assert missing == [], lang
+
+
+def test_zh_cross_references_are_n_m_jie() -> None:
+    """Inside the tutorial a reference reads 「N.M 节」: no 「第 N.M 节」, and no 「见教程」 (that is the page's phrase)."""
+    src = tutorial_path("zh").read_text(encoding="utf-8")
+    assert "见教程" not in src
+    assert re.findall(r"第 \d+\.\d+ 节", src) == []

@@ -99,7 +99,8 @@ def _phrase(p: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z]){body}(?![A-Za-z])", re.IGNORECASE)
 
 
-_KEPT = [_phrase(p) for p in (*sheet().kept, *sorted(_IDS, key=len, reverse=True))]
+# longest first over both lists, so an id (「max_tokens_per_gpu」) is not cut up by a shorter kept word (「GPU」)
+_KEPT = [_phrase(p) for p in sorted({*sheet().kept, *_IDS}, key=len, reverse=True)]
 
 
 def english_left(text: str) -> list[str]:
@@ -114,6 +115,7 @@ def test_the_english_check_sees_english():
     assert english_left("用 reward model 给 rollout 打分") == []
     assert english_left("模型 states 放不下") == ["states"]
     assert english_left("同卡部署（colocated）") == []
+    assert english_left("更小的 micro-batch（max_tokens_per_gpu 1,024）") == []
 
 
 def test_zh_catalogues_use_only_kept_english():
