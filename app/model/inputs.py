@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
 
 from app.model.architectures import SHAPE_NAMES, shape_arch
 from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, MICRO_BATCH_TOKENS_PER_GPU, SEPARATE_MIN_GPUS
@@ -182,8 +182,13 @@ class _Inputs(BaseModel):
         return out
 
 
+def _empty_is_absent(value: object) -> object:
+    """The lab's own GET form sends its unset shape fields as empty strings: absent, as on the page."""
+    return None if value == "" else value
+
+
 def _shape_field(spec: NumberSpec) -> tuple[object, object]:
-    return int | None, Field(None, ge=spec.minimum, le=spec.maximum, description=f"{spec.description} ({spec.unit}; "
+    return Annotated[int | None, BeforeValidator(_empty_is_absent)], Field(None, ge=spec.minimum, le=spec.maximum, description=f"{spec.description} ({spec.unit}; "
                              "custom shape, used when arch=custom and layers is given)")
 
 

@@ -88,9 +88,9 @@ def goto(page: Page, url: str) -> None:
 
 
 def open_groups(page: Page) -> None:
-    """Open every control group of the form (all but the workload start closed unless the state sets one of their
+    """Open every control group of the form and the config paste inside it (closed unless the state sets one of their
     values): what a person does before reaching for a GPU count or a response length."""
-    page.evaluate("document.querySelectorAll('#workload details.ctl-group').forEach((d) => { d.open = true; })")
+    page.evaluate("document.querySelectorAll('#workload details').forEach((d) => { d.open = true; })")
 
 
 def number_value(page: Page, name: str) -> str:

@@ -16,7 +16,7 @@ def test_form_works_without_javascript(open_page, base_url: str, api, lang: str)
     goto(page, f"{base_url}/{lang}/")
     assert page.evaluate("1 + 1") == 2  # (Playwright's own evaluate still works; the page's scripts do not run)
     open_groups(page)  # <details> opened as a person would (Playwright's evaluate runs without the page's JS)
-    apply = page.locator("#workload button[type=submit]")
+    apply = page.locator("#workload button.apply[type=submit]")  # the form's own; the config paste has its own form
     expect(apply).to_be_visible()
     expect(page.locator("input.ladder").first).to_be_hidden()  # the sliders need JS; the numbers do the work
 
