@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model, model_validator
 
 from app.model.architectures import SHAPE_NAMES, shape_arch
 from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, MICRO_BATCH_TOKENS_PER_GPU, SEPARATE_MIN_GPUS
@@ -188,8 +188,12 @@ def _empty_is_absent(value: object) -> object:
 
 
 def _shape_field(spec: NumberSpec) -> tuple[object, object]:
-    return Annotated[int | None, BeforeValidator(_empty_is_absent)], Field(None, ge=spec.minimum, le=spec.maximum, description=f"{spec.description} ({spec.unit}; "
-                             "custom shape, used when arch=custom and layers is given)")
+    schema = {"anyOf": [{"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum},
+                        {"type": "null"}, {"type": "string", "enum": [""]}]}  # empty = absent, as the form sends it
+    return Annotated[int | None, BeforeValidator(_empty_is_absent), WithJsonSchema(schema)], Field(
+        None, ge=spec.minimum, le=spec.maximum,
+        description=f"{spec.description} ({spec.unit}; custom shape, used when arch=custom and layers is given; "
+                    "empty = absent)")
 
 
 def _field(spec: NumberSpec | ChoiceSpec) -> tuple[object, object]:
