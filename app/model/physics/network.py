@@ -1,14 +1,7 @@
 """Interconnect: collective bandwidth inside and across nodes, all-gathers, tensor-parallel all-reduces, the
 ZeRO-3 communication floor and the weight-sync link.
 
-Conventions: sizes ``*_b`` are billions of parameters, so ``bytes_per_param × params_b`` is GB (10^9 B).
-
-References
-[1] ZeRO, Rajbhandari et al. 2019, §3, §5 and Fig. 1.     [2] Kaplan et al. 2020, §2.1 and Table 1.
-[3] vLLM blog 2023-06-20 (KV cache per token, 14–24× over HF generate).
-[4] OpenRLHF benchmark (A800, 1,024 rollouts per step).    [5] DeepSeekMath (GRPO), arXiv 2402.03300.
-[6] ZeRO-Offload, arXiv 2101.06840.                        [7] LoRA, arXiv 2106.09685.
-[8] verl: performance tuning guide and config defaults.    [9] nccl-tests PERFORMANCE.md (bus bandwidth).
+References [n]: the list in ``app/model/physics/__init__.py``.
 """
 
 from __future__ import annotations
