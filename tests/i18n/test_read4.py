@@ -95,7 +95,7 @@ def test_an_overlapped_step_is_not_100_percent_generation(client, lang: str, who
     assert whole in _meter(body, "rollout_load") and "100%" not in _meter(body, "rollout_load")
     why = _why(body)
     assert "100%" not in why
-    assert ("异步后 step 就由 generation" if lang == "zh" else "asynchronous, the step is generation's") in why
+    assert ("异步后 step 就由生成" if lang == "zh" else "asynchronous, the step is generation's") in why
     assert "100%" not in _by_class(body, "ph-gen")
     # synchronous (step 11), the share is a share and is printed as one
     assert "占整个 step 的" in _meter(client.get(f"/zh/?{_q(STEP[11])}").text, "rollout_load")

@@ -32,7 +32,7 @@ def _notices(body: str) -> list[str]:
     ("zh", "gpus=2&placement=separate", "分离部署（separate）至少需要 4 张 GPU，已改为同卡部署（colocated）。"),
     ("en", "gpus=2&placement=separate", "Separate placement needs at least 4 GPUs; using Colocated placement"),
     ("zh", "placement=colocated&staleness=1",
-     "同卡部署（colocated）时 generation 没法提前跑：staleness ≥ 1 需要分离部署，已改为分离部署（separate）。"),
+     "同卡部署（colocated）时生成没法提前跑：「Generation 提前步数」≥ 1 需要分离部署，已改为分离部署（separate）。"),
     ("zh", "kl=5", "「KL penalty β」的 5 超过上限，已改为 1（kl）。"),
     ("zh", "method=zz", "「优化方法」没有 zz 这个选项，已改为「PPO」（method）。"),
 ])
