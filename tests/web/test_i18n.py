@@ -422,7 +422,7 @@ def test_one_gpu_is_singular_in_english(client, inputs):
 
 def test_gpu_counts_read_the_same_in_chinese(client):
     text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4, placement="separate"))).text))
-    assert "Generation · 1 张 GPU" in text and "1 张 GPU 做生成" in text
+    assert "生成 · 1 张 GPU" in text and "1 张 GPU 做生成" in text
 
 
 def test_english_source_titles_are_the_models():
