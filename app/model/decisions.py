@@ -29,7 +29,7 @@ class Decision(NamedTuple):
     args: dict          # the catalogue text's arguments
 
 
-def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
+def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, run=None) -> dict[str, Decision]:
     """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results."""
     i = inputs
     rl_loop = stage in RL_LOOP_STAGES
@@ -77,7 +77,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         lvl = meters["rollout_load"].level
         g = step.gen
         args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=g.tensor_parallel,
-                    replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
+                    replicas=g.replicas, engine_gpus=g.engine_gpus, pp=g.pipeline, batch=g.batch, tokens_per_s=g.tokens_per_s,
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
                     tail_pct=step.tail_share * 100, peak_gb=memory.peak_per_gpu_gb)
         whole = step.generation_is_whole  # asynchronous: the step is generation
@@ -159,9 +159,15 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     else:
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
-                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS)
+                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS,
+                    evals=run.evals if run else 0, run_steps=run.steps if run else 0,
+                    run_hours=run.hours if run else 0.0)
         unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
-        if gated:
+        if run is not None and run.steps > 0 and run.evals == 0:
+            # the run ends before its first eval (default: every 100 steps, a 61-step run): not "eval every 100
+            # steps, 3.8 h apart" as if an eval came, but that none does
+            put("eval_gating", "needed", "none_in_run" + unit, **args)
+        elif gated:
             put("eval_gating", "useful", "gated" + unit, **args)
         elif lvl == "hot":
             put("eval_gating", "needed", "hot" + unit, **args)

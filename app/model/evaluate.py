@@ -100,7 +100,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck,
                         tail_bound=step.tail_s > 0)
     decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
-                       gated=is_gated(i))
+                       gated=is_gated(i), run=run)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,

@@ -113,6 +113,7 @@ class Run(NamedTuple):
     steps: int
     hours: float
     gpu_hours: float
+    evals: int = 0   # evaluations within the run, ⌊steps / eval_every⌋: 0 when the run ends before its first eval
 
 
 def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
@@ -129,11 +130,11 @@ def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
         return Run(0, 0.0, 0.0)
     steps = inputs.passes * math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
     hours = steps * step.total_s / 3600.0
-    return Run(steps, hours, hours * inputs.gpus)
+    return Run(steps, hours, hours * inputs.gpus, steps // inputs.eval_every)
 
 
 def dpo_run(inputs: WorkloadInputs, d: Dpo) -> Run:
     """DPO: ⌈pairs / 64⌉ · epochs steps; wall clock = epochs · one pass over the pairs."""
     steps = math.ceil(inputs.pairs / DPO_BATCH_PAIRS) * inputs.epochs
     hours = d.total_s / 3600.0
-    return Run(steps, hours, hours * inputs.gpus)
+    return Run(steps, hours, hours * inputs.gpus, steps // inputs.eval_every)
