@@ -115,6 +115,7 @@ class EstStepVM:
     scoring_hidden: bool      # at least half a second of scoring is hidden
     generation_key: str     # est.phase.gen, or est.phase.gen_all when generation is the whole (run-ahead) step
     engine_key: str         # est.math.engine, or est.math.engine_pp when a replica spans nodes (pipeline stages)
+    engine_shape_key: str   # est.engine_shape (TP × replicas), or est.engine_shape_pp (replicas of TP × PP)
     scored_key: str         # what the scoring forwards score (est.scored.<method>[_ref]_rm|_verifier)
     trained_key: str        # what training updates (est.trained.<method>)
     sync_key: str           # est.phase.sync.refit | .broadcast
@@ -247,6 +248,7 @@ def _est_step(r: Result) -> EstStepVM:
         scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
         generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
         engine_key="est.math.engine_pp" if s.gen.pipeline > 1 else "est.math.engine",
+        engine_shape_key="est.engine_shape_pp" if s.gen.pipeline > 1 else "est.engine_shape",
         scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
         show_layout=i.placement == "separate" and s.gpu_groups is not None)
 
