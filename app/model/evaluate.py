@@ -91,7 +91,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600
-    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo,
+                   run=(run.steps, run.hours) if run.steps > 0 and run.evals == 0 else None)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s

@@ -265,6 +265,8 @@ SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory
 
 
 def _short(m: Meter) -> str:
+    if "run_steps" in m.figure_args:  # the run ends before its first eval: not "two evals 3.8 h apart"
+        return f"meter.{m.id}.figure_short_beyond_run"
     return f"meter.{m.id}.figure_short" if SHORT_ARG[m.id] in m.figure_args else "meter.figure_short_none"
 
 

@@ -139,3 +139,18 @@ def test_chart_descriptions_and_keyboard_help_are_punctuated_as_chinese(client, 
         assert _half_width(text) == [], text
         assert not re.search(rf"[{HAN}0-9A-Za-z]\.(\s|$)", text), text
     assert all(d.endswith("。") for d in descs)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_eval_meter_does_not_promise_an_eval_the_run_never_reaches(client, lang: str) -> None:
+    """Default PPO: the meter's figure and its short line say the run ends before its first eval (with the run's
+    steps), not "two evals 3.8 h apart" under a 2.3 h run; a run that reaches its evals keeps the interval."""
+    from support.page_text import meter as _meter
+    r = evaluate(DEFAULTS)
+    assert r.meters["eval_need"].figure == "meter.eval_need.figure_beyond_run"
+    body = client.get(f"/{lang}/").text
+    m = _meter(body, "eval_need")
+    assert (f"比整个 run（{r.run.steps} 个 step" if lang == "zh" else f"longer than the whole run ({r.run.steps} steps") in m
+    assert ("两次 eval 相隔" if lang == "zh" else "between evals") not in _text(body)
+    grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo", "kl": 0.001}))
+    assert grpo.run.evals > 0 and grpo.meters["eval_need"].figure == "meter.eval_need.figure"
