@@ -91,11 +91,11 @@ def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, l
     assert lane + fmt_gb(gen_lane.total_gb) in body and fmt_gb(r.memory.peak_per_gpu_gb) in body
 
 
-@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成那张卡上（53 GB）"),
-                                            ("en", "not on the training GPUs but on the generation GPU (53 GB)")])
+@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成用的卡上（每张 53 GB）"),
+                                            ("en", "not on the training GPUs but on the generation GPUs (53 GB each)")])
 def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good: str) -> None:
-    """Step 4, separate 1/2/5: training lane 22.4 + 22.4 + 4.5 + 12.6 = 61.9 GB, no KV; the generation lane holds
-    14 GB of weights and ≈ 53 GB of KV cache."""
+    """Step 4, separate: the training lane holds no KV; the generation lane (2 GPUs: one engine of TP 2) holds its
+    weights and ≈ 53 GB of KV cache on each GPU (「每张」: the page's split gives generation 2 GPUs, not one)."""
     body = _flush_text(client.get(f"/{lang}/?{_q(STEP[4])}").text)
     assert good in body and "logits 和 KV cache" not in body and "logits and the KV cache" not in body
 
