@@ -178,7 +178,7 @@ FAMILIES: dict[str, list[str]] = {
 MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}
 # First arguments that are whole keys a region's view-model carries (checked by test_every_view_model_key_exists)
 VIEW_KEY_EXPRESSIONS = {"vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key", "vm.engine_key",
-                         "vm.engine_shape_key"}
+                         "vm.engine_shape_key", "vm.idle_key"}
 
 
 def _first_arguments(source: str) -> list[str]:
