@@ -135,13 +135,14 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
         lvl = meters["kl_risk"].level
         args = dict(kl=i.kl, epochs=i.epochs, ref_gb=memory.models.reference_gb)
         grpo = rl_loop and i.method == "grpo"
+        dpo_unit = "_dpo" if stage == "dpo" else ""  # DPO passes over its pairs (过 N 遍), it has no PPO epochs
         if grpo:
             args.update(verl_kl=KL_REFERENCE_GRPO, deepseekmath_kl=DEEPSEEKMATH_KL, ratio=i.kl / KL_REFERENCE_GRPO)
         if rl_loop and i.kl == 0:
             put("kl_control", "trade_off" if i.reward == "verifier" else "needed",
                 "no_kl_verifier" if i.reward == "verifier" else ("no_kl_grpo" if grpo else "no_kl"), **args)
         elif lvl == "hot":
-            put("kl_control", "needed", "hot", **args)
+            put("kl_control", "needed", "hot" + dpo_unit, **args)
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
         elif grpo:
@@ -151,7 +152,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
             # the badge follows the meter: a loose constraint (warn) is a trade-off, not "worth doing"
             put("kl_control", "useful" if reason != "grpo_high" and lvl != "warn" else "trade_off", reason, **args)
         else:
-            put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
+            put("kl_control", "trade_off" if lvl == "warn" else "useful", ("warn" if lvl == "warn" else "ok") + dpo_unit,
+                **args)
 
     # Eval + safety gating
     if not (rl_loop or stage == "dpo"):

@@ -224,4 +224,4 @@ def test_a_loose_dpo_beta_is_not_badged_worth_doing() -> None:
     """DPO at β = 0.02: the KL meter reads 71 (warn), the card warns 「约束偏松」: the badge is a trade-off."""
     r = evaluate(DEFAULTS.model_copy(update={"method": "dpo", "kl": 0.02}))
     d = r.decisions["kl_control"]
-    assert r.meters["kl_risk"].level == "warn" and d.reason == "decision.kl_control.warn" and d.state == "trade_off"
+    assert r.meters["kl_risk"].level == "warn" and d.reason == "decision.kl_control.warn_dpo" and d.state == "trade_off"
