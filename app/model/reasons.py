@@ -64,7 +64,9 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
                 "engine_gpus": g.engine_gpus, "batch": g.batch, "sync_s": step.sync_s,
                 "gather_ms": g.gather_s * 1000}))
         if step.tail_s > 0:
-            out.append(Reason("why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
+            # running ahead, each step's generation still drains to its own slowest sequence: not "a synchronous
+            # step waits" on a step that is not synchronous
+            out.append(Reason("why.tail_ahead" if i.staleness >= 1 else "why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
                                            "longest": i.response_max_tokens, "mean": i.response_tokens,
                                            "share": step.tail_share * 100}))
     elif stage == "dpo":

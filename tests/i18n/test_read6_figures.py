@@ -154,3 +154,16 @@ def test_the_eval_meter_does_not_promise_an_eval_the_run_never_reaches(client, l
     assert ("两次 eval 相隔" if lang == "zh" else "between evals") not in _text(body)
     grpo = evaluate(DEFAULTS.model_copy(update={"method": "grpo", "kl": 0.001}))
     assert grpo.run.evals > 0 and grpo.meters["eval_need"].figure == "meter.eval_need.figure"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_async_step_with_a_tail_is_not_called_synchronous(client, lang: str) -> None:
+    """Generation one step ahead (separate, 32 × H100, longest 4,096): the tail still holds each step's generation,
+    and the why-panel says so without calling the step synchronous."""
+    ahead = DEFAULTS.model_copy(update={"method": "grpo", "kl": 0.001, "reward": "verifier", "placement": "separate",
+                                        "staleness": 1, "gpus": 32, "gpu": "h100_80g", "response_max_tokens": 4096,
+                                        "rollouts": 2048})
+    assert "why.tail_ahead" in [x.key for x in evaluate(ahead).reasons]
+    why = _why(client.get(f"/{lang}/?{_q(ahead)}").text)
+    assert ("生成虽然提前跑了" if lang == "zh" else "generation runs ahead") in why
+    assert ("同步的 step" if lang == "zh" else "a synchronous step") not in why
