@@ -274,3 +274,22 @@ def test_oversample_never_shortens_generation(i: WorkloadInputs, low: float, mor
     high = min(low + more, 4.0)
     a, b = (ppo_step(i.model_copy(update={"oversample": o}), GPUS[i.gpu]) for o in (low, high))
     assert b.generation_s >= a.generation_s * (1 - 1e-9)
+
+
+# --- validation: outside the step, inside the run -----------------------------------------------------------------
+
+
+def test_validation_is_one_pass_at_the_engines_floor_every_eval_every_steps() -> None:
+    # verl's validation rows (fully_async.md, use_trainer_do_validate): the step column excludes validation (gen
+    # 52.9 + update_actor 430.3 = 483.2 of the 484.6 s step), while the 50-step total (7 h 9 m = 515 s a step)
+    # includes 205 s every test_freq 10 steps.  The lab: Step.validation_s = the engine's floor (a validation set
+    # decoded in one wave, held by its longest answer), outside total_s; the run adds ⌊steps / eval_every⌋ of them
+    q = {**row_query("verl_fa_7b_validate_sync_16g"), "eval_every": "10", "prompts": "25600"}
+    r = evaluate(normalise(q)[0])
+    s = r.step
+    assert s.validation_s == s.gen.tail_floor_s > 0
+    assert r.run.steps == 25_600 * 16 // 8192 == 50
+    assert r.run.validation_hours == pytest.approx(5 * s.validation_s / 3600)
+    assert r.run.hours == pytest.approx((50 * s.total_s + 5 * s.validation_s) / 3600)
+    rare = evaluate(normalise({**q, "eval_every": "100"})[0]).run   # 50 steps, no validation pass
+    assert rare.validation_hours == 0 and rare.hours == pytest.approx(50 * s.total_s / 3600)

@@ -222,6 +222,7 @@ class Step:
     optimizer_steps: int = 0  # optimizer steps this RL step takes (epochs · per epoch)
     generation_engine: EngineLayout | None = None  # the engine as launched: tp × pp instances, ep, replicas, GB/GPU
     role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
+    validation_s: float = 0.0  # one validation pass, outside the step (``validation_seconds``); the run counts it
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -368,8 +369,17 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
         optimizer_steps=w.optimizer_steps, role_minimums=minimums,
-        generation_engine=engine_layout(g) if g.gpus else None,
+        generation_engine=engine_layout(g) if g.gpus else None, validation_s=validation_seconds(g),
     )
+
+
+def validation_seconds(g: Generation) -> float:
+    """One validation pass, s: the validation set (a few hundred responses at most: AIME-2024's 30 problems × 2 in
+    verl's validation rows) decoded in one wave on the step's engine, so its time is its longest answer at a small
+    batch — the engine's floor (``Generation.tail_floor_s``; teaching assumption).  verl measures 205 s (colocated,
+    16 H20s, 10K-token answers) and 95.7 s (trainer GPUs helping, ``use_trainer_do_validate``) every ``test_freq``
+    steps, outside its step column; the lab counts it in the run, once every ``eval_every`` steps."""
+    return g.tail_floor_s if g.gpus > 0 else 0.0
 
 
 def role_minimums(w: Workload, i: WorkloadInputs) -> tuple[int | None, int, int | None]:
