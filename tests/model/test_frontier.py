@@ -262,3 +262,43 @@ def test_the_widest_tp_per_pipeline_depth_fits_whenever_any_layout_does(arch: st
                    "placement": "colocated" if colocated else "separate"})[0]
     w = workload(i, GPUS["h100_80g"])
     assert training_fits(w, gpus, colocated) == bool(fitting_layouts(w, gpus, colocated))
+
+
+# --- the engine of a colocated Megatron trainer, and the cross-node expert exchange -------------------------------
+
+
+def test_a_colocated_megatron_trainer_leaves_the_gpu_to_the_engine() -> None:
+    # NeMo RL offloads the Megatron model and optimizer before generation (offload_before/after_refit), so the engine
+    # gets its 0.6 · 80 = 48 GB whatever the trainer holds: Qwen3-235B's 470 GB at TP 8 is 58.75 GB a GPU, over the
+    # 0.9 · 48 = 43.2 GB weights may take, so 2 stages (29.4 GB a GPU: NeMo RL's TP 16 instance) — not the 5 stages
+    # the trainer's resident states had forced.  The swap: 2 · states / 64 GB/s host link, in sync_s
+    from app.model.physics.step import colocated_engine_memory_gb, generation_resident_gb, trainer_swap_seconds
+    from app.model.physics.workload import workload
+    q = dict(arch="qwen3_235b_a22b", gpus=128, gpu="h100_80g", method="grpo", reward="verifier",
+             placement="colocated", rollouts=512, group=32, prompt_tokens=120, response_tokens=5700,
+             response_max_tokens=8192, kl=0.01)
+    r = result(**q)
+    i = normalise({k: str(v) for k, v in q.items()})[0]
+    w = workload(i, GPUS["h100_80g"])
+    layout = r.step.training_layout
+    assert layout.backend == "megatron" and generation_resident_gb(layout) == 0.0
+    assert colocated_engine_memory_gb(w, i, 128) == approx(48.0)
+    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 2) and r.step.gen.waves == 1
+    assert trainer_swap_seconds(w, layout) == approx(2 * layout.states_gb / 64.0)
+    assert r.memory.fits
+    # FSDP (a dense 8 B model) keeps its states beside the engine, as verl's hybrid engine does without offload
+    small = result(arch="llama3_8b", gpus=8, gpu="h100_80g", method="grpo", reward="verifier", placement="colocated")
+    assert generation_resident_gb(small.step.training_layout) == small.step.training_layout.states_gb > 0
+
+
+def test_the_cross_node_expert_exchange_holds_every_decode_step_of_the_tail() -> None:
+    # DeepSeek-V3 on 256 H100s colocated: an instance of TP 8 × PP 4 = 32 GPUs (4 nodes) pays 58 MoE layers · 428 µs
+    # = 24.8 ms every decode step (DeepEP, EP 32); the same model on one node's worth of experts would not
+    from app.model.physics.network import expert_exchange_seconds
+    g = result(arch="deepseek_v3", gpus=256, gpu="h100_80g", method="grpo", reward="verifier", placement="colocated",
+               rollouts=512, group=16, prompt_tokens=120, response_tokens=744, response_max_tokens=1536).step.gen
+    assert g.tensor_parallel * g.pipeline == 32
+    exchange = expert_exchange_seconds(ARCHS["deepseek_v3"], g.batch, g.tensor_parallel, g.pipeline)
+    assert exchange == approx(58 * 428e-6)
+    assert g.all_reduce_s >= exchange and g.tail_floor_s >= 1536 * exchange
+    assert expert_exchange_seconds(ARCHS["qwen3_235b_a22b"], 64, 8, 1) == 0.0      # one node: NVLink all-reduces
