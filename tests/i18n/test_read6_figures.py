@@ -167,3 +167,11 @@ def test_an_async_step_with_a_tail_is_not_called_synchronous(client, lang: str) 
     why = _why(client.get(f"/{lang}/?{_q(ahead)}").text)
     assert ("生成虽然提前跑了" if lang == "zh" else "generation runs ahead") in why
     assert ("同步的 step" if lang == "zh" else "a synchronous step") not in why
+
+
+def test_walkthrough_step_5_says_its_eval_interval_outlasts_the_run() -> None:
+    """Step 5's numbers say the eval interval is longer than the whole run (16 steps at eval every 100): true only
+    while the model's run has no eval in it."""
+    from app.model.scenarios import WALKTHROUGH
+    r = evaluate(next(w for w in WALKTHROUGH if w.number == 5).inputs)
+    assert r.run.steps > 0 and r.run.evals == 0
