@@ -55,8 +55,9 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
             g = step.gen
             # an engine whose replicas span nodes (pp > 1) or leave GPUs over names its GPUs: not "128 GPUs …
             # generation runs TP 8" beside an engine line of 3 replicas of TP 8 × PP 5 (120 GPUs)
-            whole = g.pipeline == 1 and g.engine_gpus == i.gpus
-            key = ("why.placement.colocated" if whole else "why.placement.colocated_engine") if i.engine == "vllm" else (
+            every = g.engine_gpus == i.gpus  # the engine's replicas fill every GPU (else some wait while it generates)
+            shape = "" if g.pipeline == 1 and every else "_engine_all" if every else "_engine"
+            key = f"why.placement.colocated{shape}" if i.engine == "vllm" else (
                 "why.placement.colocated_hf" if g.gather_s > 0 else
                 "why.placement.colocated_hf_unsharded")  # one GPU: nothing to all-gather
             out.append(Reason(key, {

@@ -37,20 +37,26 @@ def test_a_colocated_sentence_names_the_gpus_the_engine_occupies(client, lang: s
     g = r.step.gen
     assert g.pipeline > 1 or g.engine_gpus < inputs.gpus  # the state this test is about
     assert g.engine_gpus == g.tensor_parallel * g.pipeline * g.replicas <= inputs.gpus
-    assert "why.placement.colocated_engine" in [x.key for x in r.reasons]
+    every = g.engine_gpus == inputs.gpus
+    assert ("why.placement.colocated_engine_all" if every else "why.placement.colocated_engine") in [
+        x.key for x in r.reasons]
     body = client.get(f"/{lang}/?{_q(inputs)}").text
     why = _why(body)
+    shape = f"TP {g.tensor_parallel} × PP {g.pipeline}"
     if lang == "zh":
-        assert f"生成时推理引擎占其中 {g.engine_gpus:,} 张：{g.replicas} 个副本，每个 TP {g.tensor_parallel} × PP {g.pipeline}" in why
+        assert (f"生成时全部卡组成 {g.replicas} 个推理引擎副本，每个 {shape}" if every else
+                f"生成时推理引擎占其中 {g.engine_gpus:,} 张：{g.replicas} 个副本，每个 {shape}") in why
         assert "生成用 TP" not in why
     else:
-        assert f"the engine occupies {g.engine_gpus:,} of them" in why
-        assert f"TP {g.tensor_parallel} × PP {g.pipeline}" in why
+        assert ("all of them form" if every else f"the engine occupies {g.engine_gpus:,} of them") in why
+        assert shape in why
     gpus = translator(lang).fmt("gpus", g.engine_gpus)
     assert gpus in _card(body, "rollout_throughput")
     math = _text(re.search(r'<ul class="math-list">(.*?)</ul>', body, re.S).group(1))
-    assert f"PP {g.pipeline}" in math or f"pipeline {g.pipeline}" in math
-    assert gpus in math
+    if g.pipeline > 1:  # est.math.engine_pp: replicas of TP × PP, and the GPUs they occupy
+        assert (f"PP {g.pipeline}" in math or f"pipeline {g.pipeline}" in math) and gpus in math
+    else:               # est.math.engine: TP × replicas
+        assert f"TP {g.tensor_parallel} × {g.replicas}" in math or f"tensor-parallel {g.tensor_parallel} ×" in math
 
 
 def test_the_default_colocated_engine_keeps_its_short_sentence() -> None:
@@ -175,3 +181,10 @@ def test_walkthrough_step_5_says_its_eval_interval_outlasts_the_run() -> None:
     from app.model.scenarios import WALKTHROUGH
     r = evaluate(next(w for w in WALKTHROUGH if w.number == 5).inputs)
     assert r.run.steps > 0 and r.run.evals == 0
+
+
+def test_tutorial_16_says_its_run_never_reaches_an_eval() -> None:
+    """Tutorial 16 quotes an eval every 100 steps at 2,048 rollouts on 16 GPUs and says that state's run (one pass
+    over 31,000 prompts) never reaches an eval: true only while the model's run has none."""
+    r = evaluate(DEFAULTS.model_copy(update={"rollouts": 2048, "gpus": 16, "placement": "separate"}))
+    assert r.inputs.prompts == 31_000 and r.run.steps > 0 and r.run.evals == 0
