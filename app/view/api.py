@@ -92,8 +92,11 @@ class StepOut(BaseModel):
     staleness: int = Field(description="steps generation runs ahead (0: on-policy)")
     sync_step_s: float = Field(description="the same layout run synchronously (equals total_s when staleness = 0)")
     prompts_per_step: float = Field(description="rollouts / group (GRPO), rollouts otherwise")
-    gpu_groups: GpuLayout = Field(description="the chosen layout: GPUs per role, the engine's tensor parallel and "
-                                              "replicas, and the fixed ½ / ¼ / ¼ split's step it was compared with")
+    gpu_groups: GpuLayout = Field(description=(
+        "the layout the step runs on: GPUs per role (colocated: every role on all GPUs; separate, on-policy or run "
+        "ahead: the split the model searches for the shortest step among those that fit, searched = true when it "
+        "beats the fixed one), the engine's tensor parallel (within a node), pipeline stages and replicas, and "
+        "fixed_step_s: the step on OpenRLHF's fixed split (training ½, generation ¼, scoring ¼)"))
     generation_engine: Generation
     training_layout: TrainingLayoutRecord | None = Field(
         None, description="the trainer's layout: fsdp | megatron, TP × PP × EP × CP, data-parallel sizes, GB per GPU")
