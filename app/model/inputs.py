@@ -470,3 +470,27 @@ def _shape_ok(i: WorkloadInputs) -> bool:
 
 _RULE_FIELDS = ("arch", "policy_b", "response_tokens", "response_max_tokens", "staleness", "gpus", "placement",
                 "method", "kl", *SHAPE_NAMES)
+
+
+# The KL coefficient each method starts from when the compare view switches to it: InstructGPT's β = 0.02 for PPO
+# (arXiv 2203.02155 App. C.4), the DPO paper's β = 0.1 (arXiv 2305.18290 App. B), and GRPO's kl_loss_coef = 0.001,
+# verl's documented default (verl docs, "Group Relative Policy Optimization (GRPO)": actor.kl_loss_coef,
+# https://verl.readthedocs.io/en/latest/algo/grpo.html)
+METHOD_KL = {"ppo": 0.02, "grpo": 0.001, "dpo": 0.1}
+# Responses per prompt when switching to GRPO: the contract's default `group` (8). verl's GRPO page asks only for
+# rollout.n > 1; DeepSeekMath sampled 64 (arXiv 2402.03300 §4.2); 8 is a teaching assumption between the two.
+GRPO_GROUP = 8
+
+
+def with_method(inputs: WorkloadInputs, method: str) -> WorkloadInputs:
+    """The same workload under ``method``, with that method's usual KL coefficient (and under GRPO its usual
+    group); the walkthrough step is dropped.
+
+    >>> x = with_method(WorkloadInputs(method="ppo"), "grpo")
+    >>> x.method, x.kl, x.group
+    ('grpo', 0.001, 8)
+    """
+    update: dict[str, object] = {"method": method, "kl": METHOD_KL[method], "step": None}
+    if method == "grpo":
+        update["group"] = GRPO_GROUP
+    return inputs.model_copy(update=update)
