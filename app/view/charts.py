@@ -129,7 +129,7 @@ def step_chart(r: Result) -> StepChartVM:
         total=line("total_s"), generation=line("generation_s"), scoring=line("scoring_s"),
         training=line("training_s"), floor=line("tail_floor_s"), unfit=tuple(unfit),
         x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
-        y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)),
+        y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)) if fit else (),  # no step: no scale
         marker_x=x(min(max(sweep.current, pts[0].gpus), pts[-1].gpus)), marker_y=y(current_s) if current_s > 0 else STEP_BOTTOM,
         current_gpus=sweep.current, current_s=current_s, fits=r.memory.fits, fitting_from=sweep.fitting_from,
         rows=pts)

@@ -46,6 +46,7 @@ class StageVM:
     gpus: int = 0
     min_gpus: int = 0
     seconds: float = 0.0  # the step at min_gpus
+    remedies: tuple[str, ...] = ()  # "never": the changes that each alone make it fit (``Result.fit_remedies``)
 
 
 @frozen
@@ -62,6 +63,7 @@ class MeterVM:
     band: tuple[str, str]  # the <meter>'s low and high attributes
     short: str             # catalogue key of the physical figure beside the level (meter.<id>.figure_short)
     at_gpus: int = 0       # the figure was timed on this many GPUs, the fewest that fit (0: the state's own)
+    untimed: bool = False  # a time meter with no step to time (nothing fits): no level shown, only "does not fit"
 
 
 @frozen
@@ -300,7 +302,7 @@ def stage_vm(r: Result) -> StageVM:
         fit = "at" if r.timed else "never"
         min_gpus, seconds = (r.timed_gpus, r.step.total_s) if r.timed else (0, 0.0)
     return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck, fit=fit,
-                   gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds)
+                   gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds, remedies=r.fit_remedies)
 
 
 def strip(r: Result) -> StripVM:
@@ -335,7 +337,8 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
     regions += [Region(kind="edge", dom_id=f"dg-e-{e.id}", vm=e) for e in r.edges]
     regions += [Region(kind="meter", dom_id=f"meter-{k}",
                        vm=MeterVM(id=k, meter=r.meters[k], focus=focus == k, band=BANDS[k], short=_short(r.meters[k]),
-                                  at_gpus=r.meters[k].figure_args.get("at_gpus", 0)))
+                                  at_gpus=r.meters[k].figure_args.get("at_gpus", 0),
+                                  untimed=r.meters[k].figure in UNTIMED_FIGURES and k != "eval_need"))
                 for k in METER_IDS]
     regions += [
         Region(kind="strip", dom_id="meter-strip", vm=strip(r)),

@@ -108,7 +108,11 @@ def test_no_time_of_a_step_on_gpus_that_do_not_fit_reaches_the_page_or_the_api(c
     stage, step_region = _region(body, "live-stage"), _region(body, "est-step")
     rollout, phases = _region(body, "meter-rollout_load"), _region(body, "chart-step_phases")
     if mem["min_gpus"] is None:
-        assert _text(t.markup("shape.fit_never")) in stage
+        # none fits: the header says so and names what alone would (the model's remedies), or that nothing would
+        remedies = est["fit_remedies"]
+        assert remedies == list(r.fit_remedies)
+        assert all(t(f"shape.remedy.{name}") in stage for name in remedies) if remedies else (
+            _text(t.markup("shape.fit_never")) in stage)
         assert t("est.step_nofit") in step_region and t("chart.phases.nofit") in phases
         assert t("meter.figure_short_nofit") in rollout
     else:
