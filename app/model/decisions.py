@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, GPUS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
 from app.model.physics.step import equal_gpu_steps
-from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
     "sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training", "kl_control", "eval_gating",
@@ -29,13 +28,14 @@ class Decision(NamedTuple):
     args: dict          # the catalogue text's arguments
 
 
-def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, cost,
-           timed_gpus: int | None) -> dict[str, Decision]:
+def decide(*, inputs, meters: dict, step, memory, dpo, gated: bool, cost, timed_gpus: int | None,
+           stage: str = "") -> dict[str, Decision]:
     """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results;
-    ``cost`` the stage's ``StageCost`` (its memory, fit and fewest GPUs); ``timed_gpus`` the GPU count ``step`` is
+    ``cost`` the stage's ``StageCost`` (what trains, its memory, fit and fewest GPUs: no card switches on the stage
+    itself; ``stage`` is kept for callers that pass it); ``timed_gpus`` the GPU count ``step`` is
     timed on (``stage_cost.timed_gpus``: None when no count fits, and then no card quotes a time)."""
     i = inputs
-    rl_loop = stage in RL_LOOP_STAGES
+    rl_loop, is_dpo = cost.online, cost.dpo  # the stage's kind, decided once (stage_cost.loop_of)
     timed = timed_gpus is not None
     out: dict[str, Decision] = {}
 
@@ -59,7 +59,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
         put("rm_vs_dpo", "trade_off", "verifier", rollouts=i.rollouts, rm_b=i.rm_b)
     elif i.pairs == 0:
         put("rm_vs_dpo", "not_yet", "no_pairs")
-    elif stage == "dpo":
+    elif is_dpo:
         # a DPO state's step and memory are the same workload's under PPO (evaluate), timed where PPO fits
         put("rm_vs_dpo", "trade_off", "dpo" if timed else "dpo_ppo_nofit", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb,
             epoch_s=dpo.epoch_s, ppo_step_s=step.total_s if timed else None, ppo_gpus=timed_gpus)
@@ -76,7 +76,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
 
     # Rollout-generation throughput: the engine (vLLM vs HF generate), the layout, the longest response
     if not rl_loop:
-        put("rollout_throughput", "not_yet", "dpo" if stage == "dpo" else "no_rollouts")
+        put("rollout_throughput", "not_yet", "dpo" if is_dpo else "no_rollouts")
     else:
         lvl = meters["rollout_load"].level
         g = step.gen
@@ -132,7 +132,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
         put("distributed_training", "not_yet", "single", **args)
 
     # KL / reference control
-    if not (rl_loop or stage == "dpo"):
+    if not cost.trains:
         put("kl_control", "not_yet", "no_loop")
     else:
         lvl = meters["kl_risk"].level
@@ -157,13 +157,13 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, 
             put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
 
     # Eval + safety gating
-    if not (rl_loop or stage == "dpo"):
+    if not cost.trains:
         put("eval_gating", "not_yet", "offline")
     else:
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
                     hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS)
-        unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
+        unit = "_dpo" if is_dpo else ""  # DPO trains on preference pairs, not rollouts
         if rl_loop and not timed:
             # no count fits: how long the steps between two evals take has no answer
             state = "useful" if gated else "needed" if lvl == "hot" else "useful" if lvl == "warn" else "trade_off"

@@ -15,9 +15,16 @@ from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
 from app.model.reasons import Reason, reasons
-from app.model.stage_cost import StageCost, fit_remedies, stage_cost, stage_lanes, stage_memory_meter, timed_gpus
+from app.model.stage_cost import (
+    StageCost,
+    fit_remedies,
+    loop_of,
+    stage_cost,
+    stage_lanes,
+    stage_memory_meter,
+    timed_gpus,
+)
 from app.model.stages import (
-    RL_LOOP_STAGES,
     EdgeState,
     NodeState,
     active_nodes,
@@ -80,8 +87,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     i = effective(inputs)
     gpu = GPUS[i.gpu]
     stage = stage_of(i)
-    rl_loop = stage in RL_LOOP_STAGES
-    is_dpo = stage == "dpo"
+    loop = loop_of(stage)  # what trains: rl | dpo | none (the stage switch's one home, stage_cost)
+    rl_loop, is_dpo = loop == "rl", loop == "dpo"
     rl = with_method(i, "ppo") if is_dpo else i
     w = workload(rl, gpu)
     given = ppo_step(rl, gpu, w)
@@ -123,7 +130,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     active = active_nodes(i, stage)
     nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, cost.fits, bottleneck,
                         tail_bound=timed and step.tail_s > 0)
-    decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
+    decisions = decide(inputs=i, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
                        gated=is_gated(i), cost=cost, timed_gpus=timed_at)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),

@@ -10,7 +10,7 @@ from app.model.meters import Meter
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
-from app.model.stages import RL_LOOP_STAGES
+from app.model.stage_cost import loop_of
 
 
 class Reason(NamedTuple):
@@ -28,7 +28,8 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
     one = "_one" if i.gpus == 1 else ""  # one card: "this GPU", not "these GPUs" or "the fullest of 1"
     out = [Reason(key=f"why.stage.{stage}", args={"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
                                           "demos": i.demos, "share": step.generation_share * 100})]
-    if stage in RL_LOOP_STAGES:
+    loop = loop_of(stage)  # the stage switch's one home (stage_cost)
+    if loop == "rl":
         # generation ahead of the step with everything else behind it: the step *is* generation (not "the 83 s step
         # spends 83 s (100 %) generating")
         whole = bottleneck == "rollout_gen" and step.generation_is_whole
@@ -70,7 +71,7 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
             out.append(Reason(key="why.tail", args={"tail_s": step.tail_s, "generation_s": step.generation_s,
                                            "longest": i.response_max_tokens, "mean": i.response_tokens,
                                            "share": step.tail_share * 100}))
-    elif stage == "dpo":
+    elif loop == "dpo":
         out.append(Reason(key="why.dpo.removes", args={"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
                                               "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs}))
     elif stage == "reward_model":

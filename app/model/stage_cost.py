@@ -58,6 +58,7 @@ class StageCost:
     read it; none of them switches on the stage again."""
 
     stage: str
+    loop: str                # what trains in this stage (``loop_of``): rl (an online RL loop) | dpo | none (SFT, RM)
     per_gpu_gb: float        # the fullest GPU (RL: at its fullest phase, before the KV cache)
     total_gb: float          # every trained and frozen model's states, all GPUs together
     usable_gb: float
@@ -71,6 +72,29 @@ class StageCost:
     sync_s: float | None = None
     step_s: float | None = None
 
+    @property
+    def online(self) -> bool:
+        """An online RL loop: rollouts are generated, scored and trained on every step."""
+        return self.loop == "rl"
+
+    @property
+    def dpo(self) -> bool:
+        return self.loop == "dpo"
+
+    @property
+    def trains(self) -> bool:
+        """A policy is being trained on preferences or rewards (RL or DPO): KL and eval gating apply."""
+        return self.loop != "none"
+
+
+def loop_of(stage: str) -> str:
+    """What trains in ``stage``: ``rl`` in the RL loop's stages, ``dpo``, or ``none`` before the loop (SFT, RM).
+
+    >>> loop_of("grpo"), loop_of("dpo"), loop_of("reward_model")
+    ('rl', 'dpo', 'none')
+    """
+    return "rl" if stage in RL_LOOP_STAGES else "dpo" if stage == "dpo" else "none"
+
 
 def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: Dpo, offline: Stages,
                step: Step, rl_timed_gpus: int | None) -> StageCost:
@@ -78,25 +102,26 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
     from its route (per 64-pair batch: the reference's forward is its scoring, the policy's update its training;
     no generation, no sync); before the loop (SFT, RM) the states alone, ZeRO-3 over G, and no step."""
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
-    if stage in RL_LOOP_STAGES:
+    loop = loop_of(stage)
+    if loop == "rl":
         what = memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
                            memory.models.reward_gb > 0)
         timed = rl_timed_gpus is not None
         return StageCost(
-            stage=stage, per_gpu_gb=memory.peak_per_gpu_gb, total_gb=memory.total_gb, usable_gb=usable,
+            stage=stage, loop=loop, per_gpu_gb=memory.peak_per_gpu_gb, total_gb=memory.total_gb, usable_gb=usable,
             fits=memory.fits, min_gpus=memory.min_gpus, what=what, timed_gpus=rl_timed_gpus,
             generation_s=step.generation_s if timed else None, scoring_s=step.scoring_s if timed else None,
             training_s=step.training_s if timed else None, sync_s=step.sync_s if timed else None,
             step_s=step.total_s if timed else None)
-    if stage == "dpo":
+    if loop == "dpo":
         return StageCost(
-            stage=stage, per_gpu_gb=d.per_gpu_gb + d.activation_gb + d.logits_gb, total_gb=d.total_gb,
+            stage=stage, loop=loop, per_gpu_gb=d.per_gpu_gb + d.activation_gb + d.logits_gb, total_gb=d.total_gb,
             usable_gb=usable, fits=d.fits, min_gpus=d.min_gpus, what="dpo", timed_gpus=i.gpus if d.fits else None,
             **(dict(scoring_s=d.reference_step_s, training_s=d.step_s - d.reference_step_s, step_s=d.step_s)
                if d.fits else {}))
     per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
     total = per_gpu * i.gpus
-    return StageCost(stage=stage, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
+    return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
                      min_gpus=math.ceil(total / usable - 1e-9), what="rm" if stage == "reward_model" else "sft",
                      timed_gpus=None)
 
@@ -107,9 +132,10 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
     model's while it trains) before the loop."""
     usable = memory.usable_gb
     g = inputs.gpus
-    if stage in ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo"):
+    loop = loop_of(stage)
+    if loop == "rl":
         return memory.lanes
-    if stage == "dpo":
+    if loop == "dpo":
         reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
         return (lane("all", g, (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
                                 ("activations", d.activation_gb), ("logits", d.logits_gb)), usable, keep="actor"),)

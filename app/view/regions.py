@@ -298,7 +298,7 @@ def stage_vm(r: Result) -> StageVM:
     """The stage header: the model's bottleneck (``data-bottleneck``: a node, or memory when the state does not
     fit; the diagram flags the same), and, when the RL step does not fit, where it does and its step there."""
     fit, min_gpus, seconds = "", 0, 0.0
-    if r.stage in RL_LOOP_STAGES and not r.memory.fits:
+    if r.cost.online and not r.memory.fits:
         fit = "at" if r.timed else "never"
         min_gpus, seconds = (r.timed_gpus, r.step.total_s) if r.timed else (0, 0.0)
     return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck, fit=fit,
