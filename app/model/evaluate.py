@@ -122,7 +122,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600 if timed else None
-    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=None if is_dpo else at)
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=None if is_dpo else at,
+                   run=(run.steps, run.hours) if run is not None and run.steps > 0 and run.evals == 0 else None)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s
@@ -131,7 +132,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, cost.fits, bottleneck,
                         tail_bound=timed and step.tail_s > 0)
     decisions = decide(inputs=i, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
-                       gated=is_gated(i), cost=cost, timed_gpus=timed_at)
+                       gated=is_gated(i), cost=cost, timed_gpus=timed_at, run=run)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,
