@@ -20,6 +20,7 @@ from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
+from app.model.stage_cost import REMEDIES
 from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.estimates import memory_bars, timeline
@@ -157,6 +158,7 @@ FAMILIES: dict[str, list[str]] = {
     "meter.*.label": _keys("meter.*.label", *METER_IDS),
     "meter.*.short": _keys("meter.*.short", *METER_IDS),
     "node.*.name": _keys("node.*.name", *NODE_IDS),
+    "shape.remedy.*": _keys("shape.remedy.*", *(name for name, _ in REMEDIES)),
     "node.*.desc": _keys("node.*.desc", *NODE_IDS),
     "node.*.detail": _keys("node.*.detail", *NODE_IDS),
     "node_state.*": _keys("node_state.*", *NODE_STATES),
