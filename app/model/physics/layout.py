@@ -171,7 +171,8 @@ def _layout(w: Workload, backend: str, tp: int, pp: int, ep: int, gpus: int, col
 def megatron_candidates(arch: Arch, gpus: int, cp: int) -> list[tuple[int, int, int]]:
     """(TP, PP, EP) in the order a Megatron user tries them: pipeline stages as few as possible (1, 2, 4, … up to
     ``megatron_max_pipeline``), and
-    for each the tensor-parallel degree 1 → 8 inside a node; experts over as many GPUs as the stage's ranks allow,
+    for each the tensor-parallel degree 1 → 8 inside a node (an NVLink domain is never smaller; on GB200 NVL72 NeMo
+    RL's recipes still train at TP ≤ 4); experts over as many GPUs as the stage's ranks allow,
     up to ``megatron_max_expert_parallel`` (every NeMo RL MoE recipe uses EP 8–16)."""
     out = []
     pp = 1

@@ -12,7 +12,6 @@ from typing import NamedTuple
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
     FORWARD_MFU,
-    GPUS_PER_NODE,
     HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
     SEPARATE_MIN_GPUS,
@@ -136,8 +135,8 @@ def trainer_swap_seconds(w: Workload, layout: TrainingLayout) -> float:
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     """Colocated: phases take turns on all G GPUs.  vllm = the hybrid engine (verl, OpenRLHF
     --colocate_all_models, NeMo RL): the engine gets ``colocated_engine_memory_gb`` of each GPU and each step pays
-    a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best 2 · N_total / 8
-    over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
+    a refit, 2 · N_total / G bytes per GPU over the group's link (beyond one NVLink domain, at best 2 · N_total / D
+    over NVLink, D = ``nvlink_domain_gpus``, 8 on HGX, 72 on GB200 NVL72: each domain refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
     weights are all-gathered every decode step, the KV cache in what the states leave.  The hybrid engine also
     sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit, and a Megatron trainer's
     states go to host memory and back (``trainer_swap_seconds``).
@@ -151,8 +150,9 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     if i.engine == "vllm" and i.rollouts > 0:
         weights = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA
         sync = weights / n / collective_bandwidth(gpu, n)
-        if n > GPUS_PER_NODE:
-            sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
+        domain = gpu.nvlink_domain_gpus  # each NVLink domain refits from its own copy
+        if n > domain:
+            sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
         sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, training_layout(w, n, colocated=True))
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
@@ -280,7 +280,7 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
                                                                               g_min)]
     if i.staleness:
         layouts += _async_splits(w, i, i.gpus, t_min, s_min, g_min)
-    node = GPUS_PER_NODE
+    node = w.gpu.nvlink_domain_gpus
     if i.gpus > node and t_min + s_min + g_min <= node:
         one_node = gpu_groups(node, False)
         layouts += [(one_node.generation, one_node.scoring, one_node.training),
@@ -314,9 +314,10 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        # a step never has to use every GPU: one node (no InfiniBand) and one GPU (no collectives at all) are tried
+        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack) and
+        # one GPU (no collectives at all) are tried
         # too, so more GPUs never slow the step (the other GPUs then idle)
-        for n in (GPUS_PER_NODE, 1):
+        for n in (gpu.nvlink_domain_gpus, 1):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
                 if fewer.total_s < phases.total_s * (1 - 1e-12):
