@@ -268,6 +268,19 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     return out
 
 
+def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) -> tuple[int, int, int]:
+    """The split of a recipe that fixes its generation GPUs (``generation_gpus``: NeMo RL's 1-step-off recipes give
+    half the GPUs to vLLM, verl's fully_async 30B-A3B run 96 of 128): generation exactly as given, the rest R shared
+    by scoring and training where B / s + C / t is least (as ``_async_splits``), scoring held to its minimum.  It
+    is not searched and may not fit: the memory lanes then say so, as for any count the user gives."""
+    rest = i.gpus - i.generation_gpus
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    c = training_seconds(w, i, 1)
+    share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
+    score = min(max(s_min, round(rest * share)), rest - 1) if s_min else 0
+    return i.generation_gpus, score, rest - score
+
+
 def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups,
                    minimums: tuple[int | None, int, int | None]) -> tuple[int, int, int] | None:
     """The fastest split of the separate GPUs among the fixed one and those near the balance point
@@ -276,6 +289,8 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
     t_min, s_min, g_min = minimums
     if i.rollouts <= 0 or t_min is None or g_min is None or t_min + s_min + g_min > i.gpus:
         return None
+    if i.generation_gpus:
+        return _fixed_generation(w, i, t_min, s_min)
     layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
                                                                               g_min)]
     if i.staleness:
@@ -328,7 +343,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         minimums = role_minimums(w, i)
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
-        searched = groups != fixed
+        searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)
         phases = _separate_phases(w, i, engines, groups.generation, groups.scoring, groups.training)
