@@ -132,6 +132,9 @@ class EstRunVM:
     pairs: int
     epochs: int
     gpus: int
+    validation_seconds: float = 0.0  # of ``seconds``: the run's validation passes (Run.validation_hours)
+    validation_passes: int = 0
+    eval_every: int = 0
 
 
 @frozen
@@ -322,7 +325,9 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
         Region(kind="est_cap", dom_id="est-cap", vm=EstCapVM(usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb)),
         Region(kind="est_run", dom_id="est-run", vm=EstRunVM(
             stage=r.stage, steps=r.run.steps, seconds=r.run.hours * 3600, gpu_hours=r.run.gpu_hours,
-            prompts=i.prompts, pairs=i.pairs, epochs=i.epochs, gpus=i.gpus)),
+            prompts=i.prompts, pairs=i.pairs, epochs=i.epochs, gpus=i.gpus,
+            validation_seconds=r.run.validation_hours * 3600, validation_passes=r.run.validation_passes,
+            eval_every=i.eval_every)),
         Region(kind="est_vs", dom_id="est-vs", vm=_vs(r)),
         Region(kind="why", dom_id="live-why",
                vm=WhyVM(reasons=r.reasons, change=None, stage=r.stage, bottleneck=r.bottleneck)),

@@ -164,7 +164,7 @@ _DSV3_GB200 = ("DeepSeek-V3 on GB200 NVL72: NeMo RL's step (108-128 s) is barely
                "exchange) and its Megatron MoE training at train_mfu leave out what NeMo RL pays (per-step costs of "
                "a vLLM instance across 8-16 trays, micro-batch-1 MoE training): no sourced mechanism yet")
 _TP_IN_RACK = ("the lab's engine takes TP 16 inside the 72-GPU NVLink domain where NeMo RL's recipe runs vLLM at TP 8 "
-               "(no input fixes the engine's TP; entered as an 8-GPU HGX domain the lab gives 0.50-0.59x), and "
+               "(no input fixes the engine's TP; entered as an 8-GPU HGX domain the lab gives 0.50-0.60x), and "
                "its MoE decode is too fast (" + _SMALL_MOE + ")")
 MISSES = {
     "nemo_v05_h100_dapo_dsv3_on_512g": "DAPO, entered with oversample 3 (the recipe's batch_multiplier, the least "

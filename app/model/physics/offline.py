@@ -115,6 +115,7 @@ class Run(NamedTuple):
     hours: float
     gpu_hours: float
     validation_hours: float = 0.0
+    validation_passes: int = 0  # ⌊steps / eval_every⌋ validation passes inside the run's hours
 
 
 def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
@@ -130,9 +131,10 @@ def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
     if inputs.rollouts <= 0 or inputs.prompts <= 0:
         return Run(0, 0.0, 0.0)
     steps = inputs.passes * math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
-    validation_hours = steps // inputs.eval_every * step.validation_s / 3600.0
+    passes = steps // inputs.eval_every
+    validation_hours = passes * step.validation_s / 3600.0
     hours = steps * step.total_s / 3600.0 + validation_hours
-    return Run(steps, hours, hours * inputs.gpus, validation_hours)
+    return Run(steps, hours, hours * inputs.gpus, validation_hours, passes if validation_hours > 0 else 0)
 
 
 def dpo_run(inputs: WorkloadInputs, d: Dpo) -> Run:
