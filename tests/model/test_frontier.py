@@ -193,7 +193,9 @@ MISSES = {
     "verl_fa_7b_async_16_16": "entered at verl's fixed 16 : 16 split (generation_gpus; searched, the lab had moved "
                               "GPUs to training and landed at 1.48x): the lab's FSDP training of the 7 B on 16 H20s "
                               "takes 520 s against the 314 s verl prints (training_s), and it runs the old-log-prob "
-                              "recompute (135 s) after it where verl's is inside that figure",
+                              "recompute (135 s) after it where verl's is inside that figure; no mean response "
+                              "length is printed (the lab's 1,024 entered: 6 · 7.6 B · 8,192 · 1,144 tokens / "
+                              "(16 · 148 TFLOP/s · 0.35) = 518 s)",
     "verl_fa_7b_validate_async_8_8": "as the 16 : 16 row, at verl's 8 : 8: the lab's training 1,039 s against verl's "
                                      "436 s (training_s); searched, 1.78x",
     "verl_tuning_qwen25_14b_full_4xh800": "not comparable: the table's count is the one its tuned script ran on "
