@@ -29,7 +29,7 @@ class Decision(NamedTuple):
     args: dict          # the catalogue text's arguments
 
 
-def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
+def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool, run=None) -> dict[str, Decision]:
     """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results."""
     i = inputs
     rl_loop = stage in RL_LOOP_STAGES
@@ -77,7 +77,7 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         lvl = meters["rollout_load"].level
         g = step.gen
         args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=g.tensor_parallel,
-                    replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
+                    replicas=g.replicas, engine_gpus=g.engine_gpus, pp=g.pipeline, batch=g.batch, tokens_per_s=g.tokens_per_s,
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
                     tail_pct=step.tail_share * 100, peak_gb=memory.peak_per_gpu_gb)
         whole = step.generation_is_whole  # asynchronous: the step is generation
@@ -135,13 +135,14 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         lvl = meters["kl_risk"].level
         args = dict(kl=i.kl, epochs=i.epochs, ref_gb=memory.models.reference_gb)
         grpo = rl_loop and i.method == "grpo"
+        dpo_unit = "_dpo" if stage == "dpo" else ""  # DPO passes over its pairs (过 N 遍), it has no PPO epochs
         if grpo:
             args.update(verl_kl=KL_REFERENCE_GRPO, deepseekmath_kl=DEEPSEEKMATH_KL, ratio=i.kl / KL_REFERENCE_GRPO)
         if rl_loop and i.kl == 0:
             put("kl_control", "trade_off" if i.reward == "verifier" else "needed",
                 "no_kl_verifier" if i.reward == "verifier" else ("no_kl_grpo" if grpo else "no_kl"), **args)
         elif lvl == "hot":
-            put("kl_control", "needed", "hot", **args)
+            put("kl_control", "needed", "hot" + dpo_unit, **args)
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
         elif grpo:
@@ -151,7 +152,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # the badge follows the meter: a loose constraint (warn) is a trade-off, not "worth doing"
             put("kl_control", "useful" if reason != "grpo_high" and lvl != "warn" else "trade_off", reason, **args)
         else:
-            put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
+            put("kl_control", "trade_off" if lvl == "warn" else "useful", ("warn" if lvl == "warn" else "ok") + dpo_unit,
+                **args)
 
     # Eval + safety gating
     if not (rl_loop or stage == "dpo"):
@@ -159,9 +161,15 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     else:
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
-                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS)
+                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS,
+                    evals=run.evals if run else 0, run_steps=run.steps if run else 0,
+                    run_hours=run.hours if run else 0.0)
         unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
-        if gated:
+        if run is not None and run.steps > 0 and run.evals == 0:
+            # the run ends before its first eval (default: every 100 steps, a 61-step run): not "eval every 100
+            # steps, 3.8 h apart" as if an eval came, but that none does
+            put("eval_gating", "needed", "none_in_run" + unit, **args)
+        elif gated:
             put("eval_gating", "useful", "gated" + unit, **args)
         elif lvl == "hot":
             put("eval_gating", "needed", "hot" + unit, **args)

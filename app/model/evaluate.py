@@ -91,7 +91,8 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600
-    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo,
+                   run=(run.steps, run.hours) if run.steps > 0 and run.evals == 0 else None)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s
@@ -100,7 +101,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck,
                         tail_bound=step.tail_s > 0)
     decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
-                       gated=is_gated(i))
+                       gated=is_gated(i), run=run)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,

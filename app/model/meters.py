@@ -206,14 +206,17 @@ def kl_risk(epochs: int, kl: float, dpo: bool | str, active: bool, verifier: boo
                   formula, {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x, "floor": floor})
 
 
-def eval_need(samples_between: float, hours_between: float, active: bool, dpo: bool) -> Meter:
+def eval_need(samples_between: float, hours_between: float, active: bool, dpo: bool,
+              run: tuple[int, float] | None = None) -> Meter:
     """Samples trained between evals (rollouts · epochs per PPO step, or 64 pairs per DPO step) on a log scale,
-    1,000 → 0, 1,000,000 → 100."""
+    1,000 → 0, 1,000,000 → 100.  ``run`` (steps, hours) when the run ends before its first eval: the figure says
+    so, not "3.8 h between two evals" under a run of 2.3 h (the level is the interval's, as before)."""
     if not active:
         return _meter("eval_need", 0, None, "meter.eval_need.figure_none", {}, "meter.eval_need.formula_none", {})
     return _meter(
         "eval_need", log_scale(samples_between, METER_EVAL_LOW, METER_EVAL_HIGH), None,
-        "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",
-        {"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS},
+        "meter.eval_need.figure_beyond_run" if run else "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",
+        {"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS,
+         **({"run_steps": run[0], "run_hours": run[1]} if run else {})},
         "meter.eval_need.formula", {"samples": samples_between, "low": METER_EVAL_LOW, "high": METER_EVAL_HIGH},
     )

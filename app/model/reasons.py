@@ -52,14 +52,21 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
                 "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
                 "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))
         else:
-            key = "why.placement.colocated" if i.engine == "vllm" else (
-                "why.placement.colocated_hf" if step.gen.gather_s > 0 else
+            g = step.gen
+            # an engine whose replicas span nodes (pp > 1) or leave GPUs over names its GPUs: not "128 GPUs …
+            # generation runs TP 8" beside an engine line of 3 replicas of TP 8 × PP 5 (120 GPUs)
+            whole = g.pipeline == 1 and g.engine_gpus == i.gpus
+            key = ("why.placement.colocated" if whole else "why.placement.colocated_engine") if i.engine == "vllm" else (
+                "why.placement.colocated_hf" if g.gather_s > 0 else
                 "why.placement.colocated_hf_unsharded")  # one GPU: nothing to all-gather
             out.append(Reason(key, {
-                "gpus": i.gpus, "tp": step.gen.tensor_parallel, "batch": step.gen.batch, "sync_s": step.sync_s,
-                "gather_ms": step.gen.gather_s * 1000}))
+                "gpus": i.gpus, "tp": g.tensor_parallel, "pp": g.pipeline, "replicas": g.replicas,
+                "engine_gpus": g.engine_gpus, "batch": g.batch, "sync_s": step.sync_s,
+                "gather_ms": g.gather_s * 1000}))
         if step.tail_s > 0:
-            out.append(Reason("why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
+            # running ahead, each step's generation still drains to its own slowest sequence: not "a synchronous
+            # step waits" on a step that is not synchronous
+            out.append(Reason("why.tail_ahead" if i.staleness >= 1 else "why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
                                            "longest": i.response_max_tokens, "mean": i.response_tokens,
                                            "share": step.tail_share * 100}))
     elif stage == "dpo":

@@ -234,7 +234,7 @@ class MemoryChartVM:
     usable_gb: float
     gpu_gb: float
     fits: bool
-    dpo: bool           # DPO has no actor: its trained model is named the policy
+    dpo: bool           # DPO and GRPO have no actor (no critic beside it): the trained model is named the policy
     x_ticks: tuple[Tick, ...]
     height: int
     width: int = BAR_W
@@ -268,7 +268,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
     return MemoryChartVM(
         lanes=tuple(lanes), usable_x=_round(BAR_LEFT + m.usable_gb / scale * span),
         cap_x=_round(BAR_LEFT + m.gpu_gb / scale * span), usable_gb=m.usable_gb, gpu_gb=m.gpu_gb, fits=m.fits,
-        dpo=r.stage == "dpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
+        dpo=r.stage == "dpo" or r.inputs.method == "grpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
 
 
 __all__ = ["MemoryChartVM", "PhasesChartVM", "StepChartVM", "memory_chart", "phases_chart", "step_chart"]

@@ -114,6 +114,9 @@ class EstStepVM:
     scoring_all_hidden: bool  # scoring hidden behind generation to within half a second
     scoring_hidden: bool      # at least half a second of scoring is hidden
     generation_key: str     # est.phase.gen, or est.phase.gen_all when generation is the whole (run-ahead) step
+    idle_key: str           # est.phase.idle (separate: groups wait on each other), est.phase.idle_colocated
+    engine_key: str         # est.math.engine, or est.math.engine_pp when a replica spans nodes (pipeline stages)
+    engine_shape_key: str   # est.engine_shape (TP × replicas), or est.engine_shape_pp (replicas of TP × PP)
     scored_key: str         # what the scoring forwards score (est.scored.<method>[_ref]_rm|_verifier)
     trained_key: str        # what training updates (est.trained.<method>)
     sync_key: str           # est.phase.sync.refit | .broadcast
@@ -215,7 +218,8 @@ def _vs(r: Result) -> EstVsVM:
     """The RL method beside DPO for this workload: the state's own step and memory (in a DPO state the model gives
     those of the same workload under PPO, app/model/evaluate.py)."""
     m = r.memory.models  # the state's own models: no critic under GRPO, no reference at β = 0, none for a verifier
-    models = ("actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
+    # GRPO trains the policy with no critic beside it: 「policy」, as its memory line says (GRPO（policy、reference）)
+    models = ("policy" if r.inputs.method == "grpo" else "actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
                                                 ("reward", m.reward_gb)) if gb > 0))
     return EstVsVM(ppo_total_gb=r.memory.total_gb, ppo_min_gpus=r.memory.min_gpus, dpo_total_gb=r.dpo.total_gb,
                    dpo_min_gpus=r.dpo.min_gpus, dpo_step_s=r.dpo.step_s, ppo_step_s=r.step.total_s,
@@ -250,6 +254,9 @@ def _est_step(r: Result) -> EstStepVM:
         idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0, decode_step_ms=s.gen.decode_step_s * 1000,
         scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
         generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
+        engine_key="est.math.engine_pp" if s.gen.pipeline > 1 else "est.math.engine",
+        idle_key="est.phase.idle" if i.placement == "separate" else "est.phase.idle_colocated",
+        engine_shape_key="est.engine_shape_pp" if s.gen.pipeline > 1 else "est.engine_shape",
         scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
         show_layout=i.placement == "separate" and s.gpu_groups is not None)
 
@@ -266,6 +273,8 @@ SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory
 
 
 def _short(m: Meter) -> str:
+    if "run_steps" in m.figure_args:  # the run ends before its first eval: not "two evals 3.8 h apart"
+        return f"meter.{m.id}.figure_short_beyond_run"
     return f"meter.{m.id}.figure_short" if SHORT_ARG[m.id] in m.figure_args else "meter.figure_short_none"
 
 
@@ -326,7 +335,8 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
         Region(kind="est_run", dom_id="est-run", vm=EstRunVM(
             stage=r.stage, steps=r.run.steps, seconds=r.run.hours * 3600, gpu_hours=r.run.gpu_hours,
             prompts=i.prompts, pairs=i.pairs, epochs=i.epochs, gpus=i.gpus,
-            validation_seconds=r.run.validation_hours * 3600, validation_passes=r.run.validation_passes,
+            validation_seconds=r.run.validation_hours * 3600,
+            validation_passes=r.run.evals if r.run.validation_hours > 0 else 0,
             eval_every=i.eval_every)),
         Region(kind="est_vs", dom_id="est-vs", vm=_vs(r)),
         Region(kind="why", dom_id="live-why",

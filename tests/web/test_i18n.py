@@ -177,7 +177,8 @@ FAMILIES: dict[str, list[str]] = {
 # First arguments that are keys computed by the model (checked by test_every_model_key_formats)
 MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}
 # First arguments that are whole keys a region's view-model carries (checked by test_every_view_model_key_exists)
-VIEW_KEY_EXPRESSIONS = {"vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key"}
+VIEW_KEY_EXPRESSIONS = {"vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key", "vm.engine_key",
+                         "vm.engine_shape_key", "vm.idle_key"}
 
 
 def _first_arguments(source: str) -> list[str]:
@@ -422,7 +423,7 @@ def test_one_gpu_is_singular_in_english(client, inputs):
 
 def test_gpu_counts_read_the_same_in_chinese(client):
     text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4, placement="separate"))).text))
-    assert "Generation · 1 张 GPU" in text and "1 张 GPU 做生成" in text
+    assert "生成 · 1 张 GPU" in text and "1 张 GPU 做生成" in text
 
 
 def test_english_source_titles_are_the_models():
