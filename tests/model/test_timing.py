@@ -16,7 +16,7 @@ from app.model.physics.generation import engine_layout, engine_plan, generation,
 from app.model.physics.offline import rl_run
 from app.model.physics.step import ppo_step
 from app.model.published_runs import RUNS
-from tests.model.test_frontier import row_inputs
+from tests.model.test_frontier import MISSES, row_inputs
 
 H100 = GPUS["h100_80g"]
 A100 = GPUS["a100_80g"]
@@ -192,6 +192,8 @@ def test_nemo_rl_one_step_off_is_faster_at_the_same_gpu_count(on: str, off: str)
     sync, async_ = step_of_row(on), step_of_row(off)
     assert async_ < sync                                       # published: 92.8 → 64.8 s, 198 → 154, 192 → 152, 91 → 71
     for run_id, model in ((on, sync), (off, async_)):
+        if run_id in MISSES:  # outside 2× for a stated reason (test_frontier.MISSES)
+            continue
         assert 0.5 <= model / ROW[run_id].figure("step_s") <= 2.0, run_id
 
 

@@ -32,7 +32,15 @@ from app.model.physics.generation import (
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
-from app.model.physics.training import TrainingTime, compute_seconds, fastest_layout, training_seconds, training_time
+from app.model.physics.training import (
+    TrainingTime,
+    compute_seconds,
+    fastest_layout,
+    generation_resident_gb,
+    trainer_swap_seconds,
+    training_seconds,
+    training_time,
+)
 from app.model.physics.workload import Workload, _group, workload
 
 
@@ -105,17 +113,6 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
                   training_s=training, sync_s=sync, total_s=total)
 
 
-def generation_resident_gb(layout: TrainingLayout) -> float:
-    """What a colocated trainer leaves on each GPU while the hybrid engine generates, GB.
-
-    Megatron: nothing.  NeMo RL moves the optimizer to host memory before the refit and the model after it
-    (``megatron_policy_worker.offload_before_refit`` / ``offload_after_refit``: "Offload as much as possible on the
-    CPU"), as verl's Megatron MoE scripts do with param / grad / optimizer offload; the engine then gets its
-    ``colocated_engine_memory_fraction`` of the GPU whatever the trainer holds between generations.  FSDP: the
-    layout's states stay (verl's hybrid engine keeps them unless ``offload`` puts them on the host already)."""
-    return 0.0 if layout.backend == "megatron" else layout.states_gb
-
-
 def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
     """What the engine may use on each of n colocated GPUs, GB: vllm min(0.6 · M, usable − what the trainer leaves
     on the GPU while the engine runs, ``generation_resident_gb``); hf what the states leave plus the gathered
@@ -125,13 +122,6 @@ def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
         return min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, w.usable_gb - generation_resident_gb(layout))
     free = w.usable_gb - layout.states_gb
     return free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
-
-
-def trainer_swap_seconds(w: Workload, layout: TrainingLayout) -> float:
-    """A colocated Megatron trainer's states to host memory before generation and back before training, each
-    step: 2 · (its states per GPU) over the host link, s (0 when the states stay, ``generation_resident_gb``)."""
-    moved = layout.states_gb - generation_resident_gb(layout)
-    return 2.0 * moved / w.gpu.host_link_gb_per_s if moved > 0 else 0.0
 
 
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
@@ -155,7 +145,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         domain = gpu.nvlink_domain_gpus  # each NVLink domain refits from its own copy
         if n > domain:
             sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
-        sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, training_layout(w, n, colocated=True))
+        sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, fastest_layout(w, n, colocated=True))
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
                   training_s=training, sync_s=sync, total_s=total)

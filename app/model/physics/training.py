@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.model.assumptions import (
     FORWARD_FLOPS_PER_PARAM_TOKEN,
@@ -121,13 +122,60 @@ def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
                         expert_parallel_s=ep_s, offload_s=offload, total_s=total)
 
 
+def generation_resident_gb(layout: TrainingLayout) -> float:
+    """What a colocated trainer leaves on each GPU while the hybrid engine generates, GB.
+
+    Megatron: nothing.  NeMo RL moves the optimizer to host memory before the refit and the model after it
+    (``megatron_policy_worker.offload_before_refit`` / ``offload_after_refit``: "Offload as much as possible on the
+    CPU"), as verl's Megatron MoE scripts do with param / grad / optimizer offload; the engine then gets its
+    ``colocated_engine_memory_fraction`` of the GPU whatever the trainer holds between generations.  FSDP: the
+    layout's states stay (verl's hybrid engine keeps them unless ``offload`` puts them on the host already)."""
+    return 0.0 if layout.backend == "megatron" else layout.states_gb
+
+
+def trainer_swap_seconds(w: Workload, layout: TrainingLayout) -> float:
+    """A colocated Megatron trainer's states to host memory before generation and back before training, each
+    step: 2 · (its states per GPU) over the host link, s (0 when the states stay, ``generation_resident_gb``)."""
+    moved = layout.states_gb - generation_resident_gb(layout)
+    return 2.0 * moved / w.gpu.host_link_gb_per_s if moved > 0 else 0.0
+
+
+def fewer_gpu_counts(layouts: tuple[TrainingLayout, ...], n_gpus: int) -> tuple[int, ...]:
+    """The GPU counts below ``n_gpus`` the trainer may run on instead (the rest left idle while it trains): the
+    halvings of ``n_gpus`` and the powers of two below it, and each fitting layout's model-parallel group
+    (TP · PP · CP) times 1–8 data-parallel replicas — a search over a few candidates, as the separate split's is."""
+    counts = set()
+    k = n_gpus
+    while k > 1:
+        k //= 2
+        counts.add(k)
+    p = 1
+    while p < n_gpus:
+        counts.add(p)
+        p *= 2
+    for layout in layouts:
+        group = layout.tp * layout.pp * layout.cp
+        counts.update(group * d for d in range(1, 9) if group * d < n_gpus)
+    counts.discard(0)
+    return tuple(sorted(counts, reverse=True))
+
+
+@lru_cache(maxsize=4096)
 def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False) -> TrainingLayout:
     """The layout the trainer takes on ``n_gpus``: the fastest of those that fit (``fitting_layouts``), as a user
-    tunes it; the last one tried when none fits (``training_layout``)."""
+    tunes it, on all the GPUs or on fewer (``fewer_gpu_counts``): a framework never runs a layout slower than one it
+    could run on fewer GPUs — a small batch's data-parallel traffic over InfiniBand, or more expert-parallel ranks
+    than its tokens use, can cost more than the compute it spreads — so those GPUs then sit out the training phase;
+    the last one tried on all of them when none fits (``training_layout``)."""
     layouts = fitting_layouts(w, n_gpus, colocated)
     if not layouts:
         return training_layout(w, n_gpus, colocated)
-    return min(layouts, key=lambda layout: training_time(w, layout).total_s)
+    fewer = (layout for g in fewer_gpu_counts(layouts, n_gpus) for layout in fitting_layouts(w, g, colocated))
+
+    def cost(layout: TrainingLayout) -> float:  # colocated, the states' swap to the host and back counts too
+        return training_time(w, layout).total_s + (trainer_swap_seconds(w, layout) if colocated else 0.0)
+
+    return min((*layouts, *fewer), key=cost)
 
 
 def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int, colocated: bool = False) -> float:
