@@ -34,8 +34,10 @@ GLOSSARY = json.loads((ROOT / "content" / "glossary.json").read_text(encoding="u
 
 
 def t_args(args: dict, t) -> dict:  # noqa: ANN001
-    """Arguments for a catalogue text; enum-valued ones (``what``, ``bound``) translated first."""
-    return {k: (t(f"enum.{k}.{v}") if k in ("what", "bound") else v) for k, v in args.items()}
+    """Arguments for a catalogue text; enum-valued ones (``what``, ``bound``) and a GPU's key (``gpu``: its label)
+    translated first."""
+    return {k: (t(f"enum.{k}.{v}") if k in ("what", "bound") else t(f"choice.gpu.{v}") if k == "gpu" else v)
+            for k, v in args.items()}
 
 
 def _input_labels(names, t) -> str:  # noqa: ANN001

@@ -10,7 +10,7 @@ from app.model.meters import Meter
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
-from app.model.stage_cost import loop_of
+from app.model.stage_cost import loop_of, remedy_args
 
 
 class Reason(NamedTuple):
@@ -52,9 +52,10 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
                 "min_gpus": timed_gpus, "total_s": at_min_gpus.total_s,
                 "generation_s": at_min_gpus.generation_s, "training_s": at_min_gpus.training_s}))
         elif not timed:
-            out.extend(Reason(key=f"why.fit.remedy.{name}", args={}) for name in remedies)
+            # each remedy's text quotes the values it was tried with (the largest GPU, the micro-batch, the CP degree)
+            out.extend(Reason(key=f"why.fit.remedy.{name}", args=remedy_args(name)) for name in remedies)
             if not remedies:
-                out.append(Reason(key="why.fit.remedy.none", args={}))
+                out.append(Reason(key="why.fit.remedy.none", args=remedy_args("none")))
         if timed and i.placement == "separate":  # no step (nothing fits): no layout, sync or tail to explain
             out.append(Reason(key="why.placement.separate", args={
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,

@@ -19,7 +19,7 @@ from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRA
 from app.model.inputs import WorkloadInputs, effective
 from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
-from app.model.physics.memory import Lane, lane
+from app.model.physics.memory import MAX_GPUS, Lane, lane
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
@@ -27,15 +27,36 @@ from app.model.physics.workload import workload
 from app.model.stages import RL_LOOP_STAGES
 
 # What may make a loop fit that fits on no GPU count up to 4,096, tried one at a time (``fit_remedies``): the
-# change's name (a catalogue key suffix) and the inputs it sets.
+# change's name (a catalogue key suffix) and the inputs it sets.  The texts quote the values tried
+# (``remedy_args``), so they stay true when a value changes: the largest GPU is whichever has the most memory.
+REMEDY_MICRO_BATCH_TOKENS = 1_024
+REMEDY_CONTEXT_PARALLEL = 8
+LARGEST_GPU = max(GPUS.values(), key=lambda g: g.memory_gb).key
 REMEDIES: tuple[tuple[str, dict[str, object]], ...] = (
     ("offload_params", {"offload": "params"}),
     ("lora", {"tuning": "lora"}),
     ("colocated", {"placement": "colocated", "staleness": 0}),
-    ("smaller_micro_batch", {"max_tokens_per_gpu": 1_024}),
-    ("context_parallel", {"context_parallel": 8}),
-    ("larger_gpu", {"gpu": "b200_180g"}),
+    ("smaller_micro_batch", {"max_tokens_per_gpu": REMEDY_MICRO_BATCH_TOKENS}),
+    ("context_parallel", {"context_parallel": REMEDY_CONTEXT_PARALLEL}),
+    ("larger_gpu", {"gpu": LARGEST_GPU}),
 )
+
+
+def remedy_args(name: str) -> dict[str, object]:
+    """What a remedy's text quotes: the GPU count searched up to (``max_gpus``) and the value the remedy was tried
+    with (``tokens`` per micro-batch, the ``cp`` degree, the larger GPU's key and memory).
+
+    >>> remedy_args("larger_gpu")
+    {'max_gpus': 4096, 'gpu': 'gb200_186g', 'gpu_gb': 186.0}
+    """
+    args: dict[str, object] = {"max_gpus": MAX_GPUS}
+    if name == "smaller_micro_batch":
+        args["tokens"] = REMEDY_MICRO_BATCH_TOKENS
+    elif name == "context_parallel":
+        args["cp"] = REMEDY_CONTEXT_PARALLEL
+    elif name == "larger_gpu":
+        args.update(gpu=LARGEST_GPU, gpu_gb=GPUS[LARGEST_GPU].memory_gb)
+    return args
 
 
 def timed_gpus(fits: bool, min_gpus: int | None, gpus: int) -> int | None:

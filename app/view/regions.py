@@ -9,7 +9,7 @@ partial sends the regions whose view-model differs from the previous state's (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from app.model import Result
 from app.model.architectures import SHAPE_NAMES
@@ -20,7 +20,9 @@ from app.model.inputs import Notice, fmt_param
 from app.model.meters import METER_IDS, UNTIMED_FIGURES, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
+from app.model.physics.memory import MAX_GPUS
 from app.model.scenarios import moved_from_step
+from app.model.stage_cost import remedy_args
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
 from app.view.charts import MemoryChartVM, PhasesChartVM, StepChartVM, memory_chart, phases_chart, step_chart
 from app.view.estimates import Lane, timeline
@@ -47,6 +49,8 @@ class StageVM:
     min_gpus: int = 0
     seconds: float = 0.0  # the step at min_gpus
     remedies: tuple[str, ...] = ()  # "never": the changes that each alone make it fit (``Result.fit_remedies``)
+    remedy_args: dict = field(default_factory=dict)  # each remedy's values as tried (``stage_cost.remedy_args``)
+    max_gpus: int = MAX_GPUS  # the top of the search
 
 
 @frozen
@@ -319,7 +323,8 @@ def stage_vm(r: Result) -> StageVM:
         fit = "at" if r.timed else "never"
         min_gpus, seconds = (r.timed_gpus, r.step.total_s) if r.timed else (0, 0.0)
     return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck, fit=fit,
-                   gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds, remedies=r.fit_remedies)
+                   gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds, remedies=r.fit_remedies,
+                   remedy_args={n: remedy_args(n) for n in r.fit_remedies})
 
 
 def strip(r: Result) -> StripVM:

@@ -24,8 +24,11 @@ from app.model import WorkloadInputs, evaluate
 from app.model.assumptions import GPUS
 from app.model.charts import step_vs_gpus
 from app.model.inputs import effective
+from app.model.physics.memory import MAX_GPUS
 from app.model.physics.step import ppo_step
+from app.model.stage_cost import remedy_args
 from app.model.stages import RL_LOOP_STAGES
+from app.templating import t_args
 from app.view.regions import state_regions
 
 SETTINGS = settings(max_examples=24, deadline=None, derandomize=True, database=None,
@@ -111,8 +114,8 @@ def test_no_time_of_a_step_on_gpus_that_do_not_fit_reaches_the_page_or_the_api(c
         # none fits: the header says so and names what alone would (the model's remedies), or that nothing would
         remedies = est["fit_remedies"]
         assert remedies == list(r.fit_remedies)
-        assert all(t(f"shape.remedy.{name}") in stage for name in remedies) if remedies else (
-            _text(t.markup("shape.fit_never")) in stage)
+        assert all(t(f"shape.remedy.{name}", **t_args(remedy_args(name), t)) in stage for name in remedies) if (
+            remedies) else (_text(t.markup("shape.fit_never", max_gpus=MAX_GPUS)) in stage)
         assert t("est.step_nofit") in step_region and t("chart.phases.nofit") in phases
         assert t("meter.figure_short_nofit") in rollout
     else:
@@ -141,3 +144,24 @@ def test_the_175b_state_on_8_gpus_reads_its_step_at_128_gpus(client, lang) -> No
     assert t.fmt("dur", given_step.total_s) not in page and t.fmt("dur", given_step.generation_s) not in page
     assert t.fmt("dur", r.step.total_s) in _region(body, "live-stage")
     assert 'data-bottleneck="memory"' in body and ' bn"' not in body and "class=\"flag\"" not in body
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_remedies_quote_the_values_they_were_tried_with(client, lang: str) -> None:
+    # Llama-3-8B on A100-40GB with a 131,072-token micro-batch fits on no count (tests/model/test_frontier.py): the
+    # texts quote what the model tried — the largest GPU (GB200, 186 GB, not a B200 180 GB written into the text),
+    # a 1,024-token micro-batch, CP 8, the 4,096-GPU search — in the reasons and in the stage header
+    t = translator(lang)
+    i = effective(WorkloadInputs(arch="llama3_8b", gpu="a100_40g", gpus=64, max_tokens_per_gpu=131_072,
+                                 placement="colocated"))
+    r = evaluate(i)
+    larger = next(x for x in r.reasons if x.key == "why.fit.remedy.larger_gpu")
+    assert larger.args == {"max_gpus": 4096, "gpu": "gb200_186g", "gpu_gb": 186.0}
+    assert next(x for x in r.reasons if x.key == "why.fit.remedy.smaller_micro_batch").args["tokens"] == 1024
+    assert next(x for x in r.reasons if x.key == "why.fit.remedy.context_parallel").args["cp"] == 8
+    body = _html.unescape(client.get(lab_path(lang, i)).text)
+    gpu_name = t("choice.gpu.gb200_186g")
+    for where in (_region(body, "live-stage"), _region(body, "live-why")):
+        assert gpu_name in where and "186 GB" in where and "B200" not in where.replace("GB200", "")
+        assert "1,024" in where and "180 GB" not in where
+    assert "4,096" in _region(body, "live-why")
