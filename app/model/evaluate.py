@@ -10,7 +10,7 @@ from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective, with_method
 from app.model.meters import Meter, eval_need, kl_risk, rollout_load, scoring_load
 from app.model.physics.memory import Lane
-from app.model.physics.offline import Dpo, Run, Stages, dpo, dpo_run, offline_stages, rl_run
+from app.model.physics.offline import Dpo, Run, Stages, dpo_run, dpo_timed, offline_stages, rl_run
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
@@ -99,30 +99,35 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     if timed and timed_at != i.gpus:
         at_min = ppo_step(effective(rl.model_copy(update={"gpus": timed_at})), gpu)
     step = at_min or given
-    dpo_cost = dpo(i, gpu)
+    dpo_cost = dpo_timed(i, gpu)  # DPO's own step follows the same timing rule
     offline = offline_stages(i, gpu)
-    run = dpo_run(i, dpo_cost) if is_dpo else (
-        rl_run(i.model_copy(update={"gpus": timed_at}), step) if timed else None)
+    if is_dpo:
+        run = dpo_run(i.model_copy(update={"gpus": dpo_cost.timed_gpus}), dpo_cost) if (
+            dpo_cost.timed_gpus is not None) else None
+    else:
+        run = rl_run(i.model_copy(update={"gpus": timed_at}), step) if timed else None
     remedies = fit_remedies(rl) if rl_loop and not timed else ()
 
     cost = stage_cost(stage, i, gpu, memory, dpo_cost, offline, step, timed_at)
     mem_meter = stage_memory_meter(cost, i, gpu)
     at = timed_at if at_min is not None else None  # a time figure's label "at N GPUs", when not the state's own
+    dpo_at = dpo_cost.timed_gpus if dpo_cost.timed_gpus != i.gpus else None  # the same for DPO's own step
     rollout = rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop,
                            whole=step.generation_is_whole, at_gpus=at, untimed=not timed)
     scoring = scoring_load(step.scoring_s, step.scoring_gpu_s, step.scoring_hidden_s, rl_loop,
                            dpo_reference_s=dpo_cost.reference_step_s if is_dpo else None,
                            hidden_any=step.scoring_hidden_any, hidden_all=step.scoring_hidden_all,
-                           at_gpus=at, untimed=not timed)
+                           at_gpus=dpo_at if is_dpo else at,
+                           untimed=dpo_cost.timed_gpus is None if is_dpo else not timed)
     kl = kl_risk(i.epochs, i.kl, "dpo" if is_dpo else i.method, rl_loop or is_dpo,
                  verifier=i.reward == "verifier" and not is_dpo)
     if is_dpo:
         samples = min(i.eval_every * DPO_BATCH_PAIRS, i.pairs * i.epochs)
-        hours = i.eval_every * dpo_cost.step_s / 3600
+        hours = i.eval_every * dpo_cost.step_s / 3600 if dpo_cost.timed_gpus is not None else None
     else:
         samples = i.eval_every * i.rollouts * i.epochs
         hours = i.eval_every * step.total_s / 3600 if timed else None
-    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=None if is_dpo else at,
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=dpo_at if is_dpo else at,
                    run=(run.steps, run.hours) if run is not None and run.steps > 0 and run.evals == 0 else None)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 

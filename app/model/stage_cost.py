@@ -137,9 +137,9 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
     if loop == "dpo":
         return StageCost(
             stage=stage, loop=loop, per_gpu_gb=d.per_gpu_gb + d.activation_gb + d.logits_gb, total_gb=d.total_gb,
-            usable_gb=usable, fits=d.fits, min_gpus=d.min_gpus, what="dpo", timed_gpus=i.gpus if d.fits else None,
+            usable_gb=usable, fits=d.fits, min_gpus=d.min_gpus, what="dpo", timed_gpus=d.timed_gpus,
             **(dict(scoring_s=d.reference_step_s, training_s=d.step_s - d.reference_step_s, step_s=d.step_s)
-               if d.fits else {}))
+               if d.timed_gpus is not None else {}))
     per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
     total = per_gpu * i.gpus
     return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,

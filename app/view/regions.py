@@ -106,6 +106,8 @@ class EstStepVM:
     at_gpus: int        # the step is timed on this many GPUs, the fewest that fit (0: the state's own)
     step: object        # app.model Step
     dpo: object         # app.model Dpo
+    dpo_timed: bool = True  # DPO's own step has a time (``Dpo.timed_gpus``)
+    dpo_at_gpus: int = 0    # DPO's times are at this many GPUs, the fewest that fit (0: the state's own)
     offline: object     # app.model Stages
     lanes: tuple[Lane, ...]
     gpus: int
@@ -168,6 +170,8 @@ class EstVsVM:
     dpo_total_gb: float
     dpo_min_gpus: int | None
     dpo_step_s: float
+    dpo_timed: bool = True  # DPO's step has a time (``Dpo.timed_gpus``)
+    dpo_at_gpus: int = 0    # and it is at this many GPUs, the fewest that fit (0: the GPUs given)
     ppo_step_s: float
     generation_s: float
     rollouts: int
@@ -243,7 +247,8 @@ def _vs(r: Result) -> EstVsVM:
                    generation_s=r.step.generation_s, rollouts=r.inputs.rollouts,
                    method="grpo" if r.inputs.method == "grpo" else "ppo", ppo_fits=r.memory.fits,
                    ppo_at_gpus=r.timed_gpus if r.timed_elsewhere else 0, ppo_timed=r.timed,
-                   dpo_fits=r.dpo.fits, models=models)
+                   dpo_fits=r.dpo.fits, models=models, dpo_timed=r.dpo.timed_gpus is not None,
+                   dpo_at_gpus=_dpo_at(r))
 
 
 def _layout_case(r: Result) -> str:
@@ -257,6 +262,12 @@ def _layout_case(r: Result) -> str:
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
 
 
+def _dpo_at(r: Result) -> int:
+    """The GPUs DPO's own step is timed on when not the state's (the fewest that fit), else 0."""
+    at = r.dpo.timed_gpus
+    return at if at is not None and at != r.inputs.gpus else 0
+
+
 def _est_step(r: Result) -> EstStepVM:
     """The step's figures in the units its texts use, and the catalogue keys its sentences take."""
     s, i = r.step, r.inputs
@@ -266,6 +277,7 @@ def _est_step(r: Result) -> EstStepVM:
     return EstStepVM(
         stage=r.stage, rl_loop=r.stage in RL_LOOP_STAGES, timed=r.timed,
         at_gpus=r.timed_gpus if r.timed_elsewhere else 0, step=s, dpo=r.dpo, offline=r.offline, lanes=timeline(r),
+        dpo_timed=r.dpo.timed_gpus is not None, dpo_at_gpus=_dpo_at(r),
         gpus=r.timed_gpus or i.gpus, epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
         response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, pairs=i.pairs, demos=i.demos,
         method=i.method, placement=i.placement, staleness=i.staleness, layout_case=_layout_case(r),
@@ -283,7 +295,7 @@ def _est_step(r: Result) -> EstStepVM:
 def _est_run(r: Result) -> EstRunVM:
     """A whole run on the GPUs its step is timed on; none to time when no GPU count fits (``Result.run`` None)."""
     i, run = r.inputs, r.run
-    gpus = i.gpus if r.stage == "dpo" else (r.timed_gpus or i.gpus)
+    gpus = (r.dpo.timed_gpus or i.gpus) if r.stage == "dpo" else (r.timed_gpus or i.gpus)
     return EstRunVM(stage=r.stage, steps=run.steps if run else 0, seconds=run.hours * 3600 if run else 0.0,
                     gpu_hours=run.gpu_hours if run else 0.0, prompts=i.prompts, pairs=i.pairs, epochs=i.epochs,
                     gpus=gpus, timed=run is not None or r.stage not in RL_LOOP_STAGES,

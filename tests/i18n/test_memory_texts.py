@@ -140,10 +140,11 @@ def test_a_state_that_does_not_fit_says_memory_is_the_bottleneck(client, lang: s
 
 
 def test_a_step_time_that_does_not_fit_is_marked(client) -> None:
-    """Step 2 (7B on one A100): DPO needs more GPUs than the one it has, so its "64 pairs in …" is marked as not
-    fitting."""
+    """Step 2 (7B on one A100): DPO needs more GPUs than the one it has, so its "64 pairs in …" is timed on the
+    fewest that fit and says so (the timing rule, applied to DPO's own step)."""
     r = evaluate(STEP[2])
     assert not r.dpo.fits and r.dpo.min_gpus > STEP[2].gpus
     body = client.get(f"/zh/?{_q(STEP[2])}").text
     m = re.search(r'<table class="vs">(.*?)</table>', body, re.S)
-    assert m and "64 对需" in _text(m.group(1)) and "（放不下）" in _text(m.group(1))
+    at = f"（按放得下的最少卡数 {r.dpo.min_gpus} 张 GPU）"
+    assert m and "64 对需" in _text(m.group(1)) and at in _text(m.group(1)) and "（放不下）" not in _text(m.group(1))

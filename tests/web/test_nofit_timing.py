@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from pytest import approx
 from support.urls import lab_path
 
 from app.i18n import translator
@@ -25,6 +26,7 @@ from app.model.assumptions import GPUS
 from app.model.charts import step_vs_gpus
 from app.model.inputs import effective
 from app.model.physics.memory import MAX_GPUS
+from app.model.physics.offline import dpo
 from app.model.physics.step import ppo_step
 from app.model.stage_cost import remedy_args
 from app.model.stages import RL_LOOP_STAGES
@@ -165,3 +167,38 @@ def test_the_remedies_quote_the_values_they_were_tried_with(client, lang: str) -
         assert gpu_name in where and "186 GB" in where and "B200" not in where.replace("GB200", "")
         assert "1,024" in where and "180 GB" not in where
     assert "4,096" in _region(body, "live-why")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_dpo_is_timed_where_it_fits_labelled(client, lang: str) -> None:
+    # DPO of Llama-3-70B on 4 A100-40GB: 1,271 GB of states fit from 103 GPUs; its step, pass and eval interval are
+    # timed there and say so, never on the 4 GPUs given (where the same formula gives a 25× shorter-GPU-count time)
+    t = translator(lang)
+    i = effective(WorkloadInputs(method="dpo", pairs=100_000, arch="llama3_70b", gpus=4, gpu="a100_40g"))
+    r = evaluate(i)
+    d = r.dpo
+    assert not d.fits and d.timed_gpus == d.min_gpus == 103
+    at = dpo_of(i.model_copy(update={"gpus": 103}))
+    assert d.step_s == at.step_s and d.total_s == at.total_s and d.per_gpu_gb == dpo_of(i).per_gpu_gb
+    assert r.cost.timed_gpus == 103 and r.cost.step_s == at.step_s
+    assert r.meters["eval_need"].figure_args["at_gpus"] == 103
+    assert r.run is not None and r.run.gpu_hours == approx(r.run.hours * 103)
+    body = _html.unescape(client.get(lab_path(lang, i)).text)
+    step = _region(body, "est-step")
+    assert t("est.dpo_total_at", seconds=d.total_s, epochs=i.epochs, gpus=103) in step
+    assert t.fmt("dur", dpo_of(i).total_s) not in body  # the pass on the 4 GPUs given is shown nowhere
+
+
+def test_dpo_that_fits_nowhere_has_no_time() -> None:
+    # Llama-3-8B DPO on A100-40GB with 65,536-token pairs in one micro-batch: the activations alone exceed a GPU
+    i = effective(WorkloadInputs(method="dpo", pairs=1_000, arch="llama3_8b", gpu="a100_40g",
+                                 max_tokens_per_gpu=131_072, prompt_tokens=32_768, response_tokens=32_768,
+                                 response_max_tokens=32_768))
+    r = evaluate(i)
+    assert r.stage == "dpo" and r.dpo.min_gpus is None
+    assert r.dpo.timed_gpus is None and r.run is None and r.cost.step_s is None
+    assert r.meters["eval_need"].figure == "meter.eval_need.figure_nofit"
+
+
+def dpo_of(i: WorkloadInputs):
+    return dpo(i, GPUS[i.gpu])

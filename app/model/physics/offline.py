@@ -40,6 +40,7 @@ class Dpo(NamedTuple):
     tokens_per_pair: int
     activation_gb: float = 0.0  # checkpointed activations of one micro-batch on each GPU
     logits_gb: float = 0.0      # its logits (bf16 + fp32)
+    timed_gpus: int | None = None  # the GPUs its times are on (``dpo_timed``): the given, the fewest that fit, or none
 
 
 def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
@@ -67,8 +68,23 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
         min_gpus=_dpo_min_gpus(total_gb, extra, usable),
-        tokens_per_pair=tokens, activation_gb=act, logits_gb=logit,
+        tokens_per_pair=tokens, activation_gb=act, logits_gb=logit, timed_gpus=inputs.gpus,
     )
+
+
+def dpo_timed(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
+    """The DPO route's memory on the GPUs given and its times by the timing rule (``stage_cost.timed_gpus``): on
+    the GPUs given when it fits, on the fewest that fit when it does not (``timed_gpus`` then says how many, and
+    every surface labels them "at N GPUs"), and nowhere when none up to 4,096 does (``timed_gpus`` None: the times
+    are the given GPUs', which no surface shows)."""
+    d = dpo(inputs, gpu)
+    if d.fits:
+        return d
+    if d.min_gpus is None:
+        return d._replace(timed_gpus=None)
+    at = dpo(inputs.model_copy(update={"gpus": d.min_gpus}), gpu)
+    return d._replace(step_s=at.step_s, reference_step_s=at.reference_step_s, epoch_s=at.epoch_s,
+                      total_s=at.total_s, timed_gpus=d.min_gpus)
 
 
 def _dpo_min_gpus(total_gb: float, per_gpu_extra_gb: float, usable_gb: float) -> int | None:
