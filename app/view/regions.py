@@ -108,6 +108,7 @@ class EstStepVM:
     dpo: object         # app.model Dpo
     dpo_timed: bool = True  # DPO's own step has a time (``Dpo.timed_gpus``)
     dpo_at_gpus: int = 0    # DPO's times are at this many GPUs, the fewest that fit (0: the state's own)
+    given_gpus: int = 0     # the GPUs given (an SFT / RM epoch timed on another count says so)
     offline: object     # app.model Stages
     lanes: tuple[Lane, ...]
     gpus: int
@@ -277,7 +278,7 @@ def _est_step(r: Result) -> EstStepVM:
     return EstStepVM(
         stage=r.stage, rl_loop=r.stage in RL_LOOP_STAGES, timed=r.timed,
         at_gpus=r.timed_gpus if r.timed_elsewhere else 0, step=s, dpo=r.dpo, offline=r.offline, lanes=timeline(r),
-        dpo_timed=r.dpo.timed_gpus is not None, dpo_at_gpus=_dpo_at(r),
+        dpo_timed=r.dpo.timed_gpus is not None, dpo_at_gpus=_dpo_at(r), given_gpus=i.gpus,
         gpus=r.timed_gpus or i.gpus, epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
         response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, pairs=i.pairs, demos=i.demos,
         method=i.method, placement=i.placement, staleness=i.staleness, layout_case=_layout_case(r),

@@ -26,7 +26,7 @@ from app.model.assumptions import GPUS
 from app.model.charts import step_vs_gpus
 from app.model.inputs import effective
 from app.model.physics.memory import MAX_GPUS
-from app.model.physics.offline import dpo
+from app.model.physics.offline import dpo, offline_stages
 from app.model.physics.step import ppo_step
 from app.model.stage_cost import remedy_args
 from app.model.stages import RL_LOOP_STAGES
@@ -202,3 +202,39 @@ def test_dpo_that_fits_nowhere_has_no_time() -> None:
 
 def dpo_of(i: WorkloadInputs):
     return dpo(i, GPUS[i.gpu])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sft_and_reward_model_epochs_are_timed_where_their_states_fit(client, lang: str) -> None:
+    # SFT of Llama-3-70B on one A100-40GB: 16 B/param · 70.6 B = 1,129 GB of states over 36 GB usable → 32 GPUs;
+    # the epoch is timed there and says so; a 1,000 B reward model's 16 TB need 445 (none-fits: _timed_on's doctest)
+    t = translator(lang)
+    i = effective(WorkloadInputs(arch="llama3_70b", gpu="a100_40g", gpus=1, demos=10_000, pairs=1_000, rm_b=1_000,
+                                 rollouts=0, prompts=0))
+    o = evaluate(i).offline
+    assert o.sft_timed_gpus == math.ceil(o.sft_per_gpu_gb / 36.0 - 1e-9) == 32
+    assert o.rm_timed_gpus == 445
+    given = offline_stages(i.model_copy(update={"gpus": 32}), GPUS["a100_40g"])
+    assert o.sft_epoch_s == given.sft_epoch_s
+    body = _html.unescape(client.get(lab_path(lang, i)).text)
+    step = _region(body, "est-step")
+    assert _text(t.markup("est.offline_sft_at", seconds=o.sft_epoch_s, demos=i.demos, gpus=32)) in _text(step)
+    assert evaluate(i).stage == "reward_model"
+    assert _text(t.markup("est.offline_rm_at", seconds=o.rm_epoch_s, pairs=i.pairs, gpus=445)) in _text(step)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_launch_page_says_its_layout_is_at_the_fewest_gpus_that_fit(client, lang: str) -> None:
+    # Llama-3.1-405B on 8 H100s does not fit; the launch page's layout line is the step's, at the fewest that fit
+    t = translator(lang)
+    i = effective(WorkloadInputs(arch="llama3_405b", gpus=8))
+    r = evaluate(i)
+    assert not r.memory.fits and r.timed_elsewhere
+    body = _html.unescape(client.get(f"/{lang}/launch?{urlencode(i.query())}").text)
+    state = body[body.index('id="launch-state"'):]
+    assert t("launch.page.layout_at", gpus=r.timed_gpus) in state
+    never = effective(WorkloadInputs(arch="llama3_8b", gpu="a100_40g", gpus=64, max_tokens_per_gpu=131_072,
+                                     placement="colocated"))
+    assert not evaluate(never).timed
+    body = _html.unescape(client.get(f"/{lang}/launch?{urlencode(never.query())}").text)
+    assert t("launch.page.layout_nofit") in body[body.index('id="launch-state"'):]

@@ -108,18 +108,39 @@ class Stages(NamedTuple):
     sft_per_gpu_gb: float
     rm_epoch_s: float
     rm_per_gpu_gb: float
+    sft_timed_gpus: int | None = None  # the GPUs each epoch is timed on (the timing rule, ``_timed_on``)
+    rm_timed_gpus: int | None = None
+
+
+def _timed_on(total_gb: float, usable_gb: float, gpus: int) -> int | None:
+    """The timing rule for a stage whose states shard over G (``stage_cost.timed_gpus``): G when they fit, the
+    fewest that fit (⌈total / usable⌉) when they do not, None beyond 4,096.
+
+    >>> _timed_on(112.0, 72.0, 8), _timed_on(112.0, 72.0, 1), _timed_on(1e6, 72.0, 1)
+    (8, 2, None)
+    """
+    if total_gb / gpus <= usable_gb:
+        return gpus
+    least = max(1, math.ceil(total_gb / usable_gb - 1e-9))
+    return least if least <= MAX_GPUS else None
 
 
 def offline_stages(inputs: WorkloadInputs, gpu: GpuSpec) -> Stages:
     """SFT: demos · (prompt + response) tokens · 6 · N_active.  RM: pairs · 2 · (prompt + response) tokens · 6N_rm.
-    Both with Adam states (16 B/param of the total parameters) sharded over all GPUs."""
+    Both with Adam states (16 B/param of the total parameters) sharded over all GPUs; each epoch timed on the GPUs
+    given when its states fit, else on the fewest that do (``sft_timed_gpus`` / ``rm_timed_gpus``; None: none up
+    to 4,096 does, and its time is the given GPUs', which no surface shows)."""
     ctx = inputs.prompt_tokens + inputs.response_tokens
     arch = policy_arch(inputs)
+    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
+    sft_gb, rm_gb = TRAIN_BYTES_PER_PARAM * arch.total_b, TRAIN_BYTES_PER_PARAM * inputs.rm_b
+    sft_at, rm_at = _timed_on(sft_gb, usable, inputs.gpus), _timed_on(rm_gb, usable, inputs.gpus)
     return Stages(
-        sft_epoch_s=train_seconds(arch.active_b, inputs.demos * ctx, inputs.gpus, gpu),
-        sft_per_gpu_gb=TRAIN_BYTES_PER_PARAM * arch.total_b / inputs.gpus,
-        rm_epoch_s=train_seconds(inputs.rm_b, 2 * inputs.pairs * ctx, inputs.gpus, gpu),
-        rm_per_gpu_gb=TRAIN_BYTES_PER_PARAM * inputs.rm_b / inputs.gpus,
+        sft_epoch_s=train_seconds(arch.active_b, inputs.demos * ctx, sft_at or inputs.gpus, gpu),
+        sft_per_gpu_gb=sft_gb / inputs.gpus,
+        rm_epoch_s=train_seconds(inputs.rm_b, 2 * inputs.pairs * ctx, rm_at or inputs.gpus, gpu),
+        rm_per_gpu_gb=rm_gb / inputs.gpus,
+        sft_timed_gpus=sft_at, rm_timed_gpus=rm_at,
     )
 
 
