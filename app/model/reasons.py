@@ -18,6 +18,12 @@ class Reason(NamedTuple):
     args: dict
 
 
+
+def _at_suffix(timed_gpus: int | None, gpus: int) -> str:
+    """A time reason's key suffix by the timing rule: "" on the GPUs given, "_at" on the fewest that fit, "_nofit"
+    when none up to 4,096 does."""
+    return "_nofit" if timed_gpus is None else "" if timed_gpus == gpus else "_at"
+
 def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost: Dpo, offline: Stages, bottleneck: str,
             mem_meter: Meter, at_min_gpus: Step | None = None, remedies: tuple[str, ...] = (),
             timed_gpus: int | None = None) -> tuple[Reason, ...]:
@@ -81,12 +87,20 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
                                            "longest": i.response_max_tokens, "mean": i.response_tokens,
                                            "share": step.tail_share * 100}))
     elif loop == "dpo":
-        out.append(Reason(key="why.dpo.removes", args={"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
-                                              "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs}))
+        # DPO's pass, like every time, is on the GPUs it is timed on (Dpo.timed_gpus): labelled, or none
+        at = dpo_cost.timed_gpus
+        out.append(Reason(key="why.dpo.removes" + _at_suffix(at, i.gpus), args={
+            "ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb, "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs,
+            "gpus": at or 0}))
     elif stage == "reward_model":
-        out.append(Reason(key="why.offline.rm" + one, args={"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b}))
+        at = offline.rm_timed_gpus
+        key = "why.offline.rm" + (_at_suffix(at, i.gpus) or one)
+        out.append(Reason(key=key, args={"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b,
+                                         "gpus": at or 0}))
     else:
-        out.append(Reason(key="why.offline.sft" + one, args={"sft_s": offline.sft_epoch_s, "demos": i.demos}))
+        at = offline.sft_timed_gpus
+        key = "why.offline.sft" + (_at_suffix(at, i.gpus) or one)
+        out.append(Reason(key=key, args={"sft_s": offline.sft_epoch_s, "demos": i.demos, "gpus": at or 0}))
     args = dict(mem_meter.figure_args)
     out.append(Reason(key=meters.memory_reason(mem_meter, one=i.gpus == 1), args=args))
     return tuple(out)

@@ -106,11 +106,14 @@ def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good:
 
 
 @pytest.mark.parametrize(("lang", "bad", "good"), [
-    ("zh", ("每张要装", "卡里最满的一张", "这些卡上"), ("单张 80 GB 卡要装 112 GB", "这张卡上每个 epoch")),
-    ("en", ("per GPU on 1 ×", "the fullest of 1", "on these GPUs"), ("on one 80 GB GPU", "on this GPU")),
+    ("zh", ("每张要装", "卡里最满的一张", "这些卡上", "这张卡上每个 epoch"),
+     ("单张 80 GB 卡要装 112 GB", "按放得下模型状态的最少卡数 2 张 GPU，每个 epoch")),
+    ("en", ("per GPU on 1 ×", "the fullest of 1", "on these GPUs", "on this GPU."),
+     ("on one 80 GB GPU", "per epoch at 2 GPUs, the fewest its states fit on")),
 ])
 def test_one_gpu_is_not_worded_as_many(client, lang: str, bad: tuple, good: tuple) -> None:
-    """Step 2: SFT of a 7B policy on one A100 80GB: 7e9 × 16 B = 112 GB of states on the one card (156 % of 72 GB)."""
+    """Step 2: SFT of a 7B policy on one A100 80GB: 7e9 × 16 B = 112 GB of states on the one card (156 % of 72 GB);
+    its epoch is timed on the 2 GPUs that hold them (the timing rule), not on the one card."""
     r = evaluate(STEP[2])
     assert r.meters["train_memory"].figure == "meter.train_memory.figure_nofit_one"
     assert [x.key for x in r.reasons][-1] == "why.memory.nofit_one"  # does not fit: not "too tight"

@@ -183,6 +183,7 @@ def test_dpo_is_timed_where_it_fits_labelled(client, lang: str) -> None:
     assert r.cost.timed_gpus == 103 and r.cost.step_s == at.step_s
     assert r.meters["eval_need"].figure_args["at_gpus"] == 103
     assert r.run is not None and r.run.gpu_hours == approx(r.run.hours * 103)
+    assert [x.args["gpus"] for x in r.reasons if x.key == "why.dpo.removes_at"] == [103]
     body = _html.unescape(client.get(lab_path(lang, i)).text)
     step = _region(body, "est-step")
     assert t("est.dpo_total_at", seconds=d.total_s, epochs=i.epochs, gpus=103) in step
@@ -220,6 +221,7 @@ def test_sft_and_reward_model_epochs_are_timed_where_their_states_fit(client, la
     step = _region(body, "est-step")
     assert _text(t.markup("est.offline_sft_at", seconds=o.sft_epoch_s, demos=i.demos, gpus=32)) in _text(step)
     assert evaluate(i).stage == "reward_model"
+    assert [x.args["gpus"] for x in evaluate(i).reasons if x.key == "why.offline.rm_at"] == [445]
     assert _text(t.markup("est.offline_rm_at", seconds=o.rm_epoch_s, pairs=i.pairs, gpus=445)) in _text(step)
 
 
