@@ -379,3 +379,12 @@ def test_a_small_moe_batch_is_not_slower_on_more_gpus() -> None:
     steps = {g: step_of(changed(i, gpus=g)) for g in (128, 192, 256, 512)}
     assert all(steps[b].total_s <= steps[a].total_s * (1 + REL) for a, b in zip((128, 192, 256), (192, 256, 512), strict=True))
     assert steps[512].training_layout.gpus < 512  # the layout it takes leaves GPUs idle in training
+
+
+def test_llama_405b_colocated_is_not_slower_on_512_gpus() -> None:
+    # docs/model.md: 8.18 s on 256 A100-80GB, 8.39 s on 512 before — the host swap was counted on the first layout
+    # that fits (a narrower TP, more states per GPU), not the one that trains; 6.81 s on 512 now
+    i = WorkloadInputs(arch="llama3_405b", gpu="a100_80g", placement="colocated", method="grpo", reward="verifier",
+                       rollouts=32, prompt_tokens=16, response_tokens=16, response_max_tokens=16, optimizer_steps=1)
+    few, many = (step_of(changed(i, gpus=g)).total_s for g in (256, 512))
+    assert many <= few * (1 + REL)
