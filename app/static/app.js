@@ -59,29 +59,55 @@
   document.addEventListener("htmx:beforeHistorySave", flushUrl);
 
   // --- The live regions of a partial, swapped in by id ----------------------------------------------------
-  // What htmx's out-of-band swap does (hx-swap-oob="true": replace the element with the same id), without its
-  // per-element settling, cloning and events:
-  // 1.2 ms instead of 6.2 ms for a typical partial on the project's machine (docs/performance.md).  Open
-  // "show the math" panels stay open; links that arrive are handed to htmx so boosting still applies.
-  const applyLive = (html) => {
-    const tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    for (const el of Array.from(tpl.content.children)) {
-      const oob = el.getAttribute("hx-swap-oob");
-      if (oob === "true") {
-        const old = document.getElementById(el.id);
-        if (!old) continue;
-        el.removeAttribute("hx-swap-oob");
-        const open = old.querySelectorAll("details[open]");
-        if (open.length) {
-          const now = el.querySelectorAll("details");
-          old.querySelectorAll("details").forEach((d, k) => { if (d.open && now[k]) now[k].open = true; });
-        }
-        old.replaceWith(el);
-        if (window.htmx && el.querySelector("a[href]")) htmx.process(el);
+  // What hx-swap-oob="true" means (replace the element with the same id), without htmx's per-element events,
+  // settling and cleanup, which cost about ten times as much for a one-notch partial (docs/performance.md).
+  // The regions of the stage column (the stage, the diagram, the meters) and the meter strip are placed at once;
+  // the rest (charts, estimates, decisions, the why-panel, the links) after the frame that paints them, so the
+  // meters never wait for the charts.  Open "show the math" panels stay open; links that arrive are handed to
+  // htmx (boosting) once the frame is painted.
+  const afterPaint = (fn) => {
+    if (document.hidden) setTimeout(fn, 0);
+    else requestAnimationFrame(() => setTimeout(fn, 0));
+  };
+  const first = (old) => old.id === "meter-strip" || Boolean(old.closest("#live-shape, #live-meters"));
+  const place = (pairs) => {
+    for (const [old, el] of pairs) {
+      if (!old.isConnected) continue;
+      const open = old.querySelectorAll("details[open]");
+      if (open.length) {
+        const now = el.querySelectorAll("details");
+        old.querySelectorAll("details").forEach((d, k) => { if (d.open && now[k]) now[k].open = true; });
       }
+      old.replaceWith(el);
     }
   };
+  let later = null;  // the regions still to place: [old, new] pairs, then the new elements to hand to htmx
+  const placeLater = () => {
+    if (later === null) return;
+    const {rest, placed} = later;
+    later = null;
+    place(rest);
+    if (!window.htmx) return;
+    for (const [, el] of placed.concat(rest)) if (el.matches("a[href]") || el.querySelector("a[href]")) htmx.process(el);
+  };
+  const applyLive = (html) => {
+    placeLater();  // an earlier answer's regions first: this partial is diffed against that state
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    const now = [];
+    const rest = [];
+    for (const el of Array.from(tpl.content.children)) {
+      if (el.getAttribute("hx-swap-oob") !== "true") continue;
+      const old = document.getElementById(el.id);
+      if (!old) continue;
+      el.removeAttribute("hx-swap-oob");
+      (first(old) ? now : rest).push([old, el]);
+    }
+    place(now);
+    later = {rest, placed: now};
+    afterPaint(placeLater);
+  };
+
   // The form's own answers go the same way (htmx still makes, queues and orders the requests).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const d = event.detail;
@@ -218,7 +244,7 @@
     const d = event.detail;
     if (d.successful && d.elt && d.elt.id === "workload" && d.xhr && d.xhr.responseURL) {
       showUrl(d.xhr.responseURL);
-      afterUpdate();
+      setTimeout(afterUpdate, 0);  // the next notches' fetches start once the meters are in the DOM
     }
   });
 
@@ -240,7 +266,7 @@
   const GUESS = "rlhf-lab-guess";
   const setGuess = (on) => {
     document.documentElement.classList.toggle("guess", on);
-    try { sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
+    try { if (guessing() !== on) sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
     const btn = document.getElementById("guess-toggle");
     if (btn) {
       btn.setAttribute("aria-pressed", String(on));
