@@ -98,6 +98,11 @@ def _points(xs: list[float], ys: list[float]) -> str:
 def step_chart(r: Result) -> StepChartVM:
     sweep = series.step_vs_gpus(r.inputs, r.stage)
     pts = sweep.points
+    current_s = r.step.total_s
+    if not (sweep.rl_loop and current_s > 0):  # no RL step to draw: the chart says so in words
+        return StepChartVM(rl_loop=False, total="", generation="", scoring="", training="", floor="", unfit=(),
+                           x_ticks=(), y_ticks=(), marker_x=0.0, marker_y=0.0, current_gpus=sweep.current,
+                           current_s=current_s, fits=r.memory.fits, fitting_from=None, rows=())
     x = _log_axis(pts[0].gpus, pts[-1].gpus, STEP_LEFT, STEP_RIGHT)
     values = [v for p in pts for v in (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.tail_floor_s)
               if v > 0] + ([r.step.total_s] if r.step.total_s > 0 else [])
@@ -121,9 +126,8 @@ def step_chart(r: Result) -> StepChartVM:
             unfit[-1] = Band(unfit[-1].x, _round(edges[k + 1] - unfit[-1].x))
         else:
             unfit.append(Band(edges[k], _round(edges[k + 1] - edges[k])))
-    current_s = r.step.total_s
     return StepChartVM(
-        rl_loop=sweep.rl_loop and current_s > 0,
+        rl_loop=True,
         total=line("total_s"), generation=line("generation_s"), scoring=line("scoring_s"),
         training=line("training_s"), floor=line("tail_floor_s"), unfit=tuple(unfit),
         x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
