@@ -61,52 +61,55 @@
   // --- The live regions of a partial, swapped in by id ----------------------------------------------------
   // What hx-swap-oob="true" means (replace the element with the same id), without htmx's per-element events,
   // settling and cleanup, which cost about ten times as much for a one-notch partial (docs/performance.md).
-  // The regions of the stage column (the stage, the diagram, the meters) and the meter strip are placed at once;
-  // the rest (charts, estimates, decisions, the why-panel, the links) after the frame that paints them, so the
-  // meters never wait for the charts.  Open "show the math" panels stay open; links that arrive are handed to
-  // htmx (boosting) once the frame is painted.
+  // The server sends the regions a learner watches first (the stage, the diagram, the meters, the strip), then
+  // <!--later--> and the rest (charts, estimates, decisions, links): the first part is parsed and placed at once,
+  // the rest after the frame that paints it, so the meters never wait for the charts.  Open "show the math"
+  // panels stay open; links that arrive are handed to htmx (boosting) with the second part.
+  const LATER = "<!--later-->";
   const afterPaint = (fn) => {
     if (document.hidden) setTimeout(fn, 0);
     else requestAnimationFrame(() => setTimeout(fn, 0));
   };
-  const first = (old) => old.id === "meter-strip" || Boolean(old.closest("#live-shape, #live-meters"));
-  const place = (pairs) => {
-    for (const [old, el] of pairs) {
-      if (!old.isConnected) continue;
+  const place = (html) => {  // the elements placed
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    const placed = [];
+    for (const el of Array.from(tpl.content.children)) {
+      if (el.getAttribute("hx-swap-oob") !== "true") continue;
+      const old = document.getElementById(el.id);
+      if (!old) continue;
+      el.removeAttribute("hx-swap-oob");
       const open = old.querySelectorAll("details[open]");
       if (open.length) {
         const now = el.querySelectorAll("details");
         old.querySelectorAll("details").forEach((d, k) => { if (d.open && now[k]) now[k].open = true; });
       }
       old.replaceWith(el);
+      placed.push(el);
     }
+    return placed;
   };
-  let later = null;  // the regions still to place: [old, new] pairs, then the new elements to hand to htmx
+  const boost = (placed) => {
+    if (!window.htmx) return;
+    for (const el of placed) if (el.matches("a[href]") || el.querySelector("a[href]")) htmx.process(el);
+  };
+  let later = null;  // the second part of the last partial and the elements of its first part, until placed
   const placeLater = () => {
     if (later === null) return;
-    const {rest, placed} = later;
+    const {html, placed} = later;
     later = null;
-    place(rest);
-    if (!window.htmx) return;
-    for (const [, el] of placed.concat(rest)) if (el.matches("a[href]") || el.querySelector("a[href]")) htmx.process(el);
+    boost(placed.concat(place(html)));
   };
   const applyLive = (html) => {
-    placeLater();  // an earlier answer's regions first: this partial is diffed against that state
-    const tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    const now = [];
-    const rest = [];
-    for (const el of Array.from(tpl.content.children)) {
-      if (el.getAttribute("hx-swap-oob") !== "true") continue;
-      const old = document.getElementById(el.id);
-      if (!old) continue;
-      el.removeAttribute("hx-swap-oob");
-      (first(old) ? now : rest).push([old, el]);
-    }
-    place(now);
-    later = {rest, placed: now};
+    placeLater();  // an earlier answer's second part first: this partial is diffed against that state
+    const cut = html.indexOf(LATER);
+    if (cut < 0) { boost(place(html)); return; }
+    later = {html: html.slice(cut), placed: place(html.slice(0, cut))};
     afterPaint(placeLater);
   };
+  // A new page (a boosted link, a history restore): a second part still waiting belongs to the page that left.
+  document.addEventListener("htmx:beforeSwap", (event) => { if (event.detail.boosted) later = null; });
+  document.addEventListener("htmx:historyRestore", () => { later = null; });
 
   // The form's own answers go the same way (htmx still makes, queues and orders the requests).
   document.addEventListener("htmx:beforeSwap", (event) => {
@@ -204,6 +207,9 @@
   const answerNow = (el) => {
     const form = formOf(el);
     if (!form || form.classList.contains("htmx-request")) return false;
+    let ready = false;  // no answer has arrived yet: leave the move to htmx without serialising the form twice
+    for (const entry of ahead.values()) if (entry.text !== null) { ready = true; break; }
+    if (!ready) return false;
     const url = requestUrl(form);
     const entry = ahead.get(url);
     if (!entry || entry.text === null || entry.base !== pageUrl()) return false;

@@ -206,6 +206,9 @@ class WhyVM:
 
 
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
+# The regions a learner watches while a slider moves (the stage column's stage, diagram and meters, and the
+# phone's meter strip): a partial sends them first, and the page paints them before the charts and the rest.
+FIRST_PAINT = frozenset({"stage", "node", "edge", "meter", "strip"})
 
 
 def _vs(r: Result) -> EstVsVM:
@@ -338,5 +341,5 @@ def to_send(before: dict[str, Region] | None, now: dict[str, Region]) -> list[Re
             if dom_id in ALWAYS_SENT or dom_id not in before or before[dom_id].vm != reg.vm]
 
 
-__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryChartVM", "PhasesChartVM", "Region", "StepChartVM", "replace",
+__all__ = ["ALWAYS_SENT", "FIRST_PAINT", "EdgeState", "MemoryChartVM", "PhasesChartVM", "Region", "StepChartVM", "replace",
            "state_regions", "to_send", "with_moves"]
