@@ -18,7 +18,7 @@ from app.model.meters import METER_IDS
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
 from app.view import diagram
 from app.view.reference import REALITY
-from app.view.regions import FIRST_PAINT
+from app.view.regions import FIRST_PAINT, NodeVM
 
 ROOT = Path(__file__).parent
 STATIC = ROOT / "static"
@@ -78,6 +78,7 @@ GLOBALS = dict(
     rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
+    node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
 )
 
 

@@ -26,6 +26,7 @@ GPU_TICKS = (1, 8, 64, 512, 4096)
 BAR_W = 640  # the phase and memory charts' width; their height follows their rows
 BAR_LEFT, BAR_RIGHT = 150, 560
 BAR_ROW = 26
+OVERLAP_SHOWN_S = 0.5  # phases run side by side for less than this: not worth a line (teaching assumption)
 
 
 def _round(x: float) -> float:
@@ -74,6 +75,10 @@ class StepChartVM:
     y_label_x: int = STEP_LEFT - 6       # the seconds' labels, right-aligned left of the plot
     x_label_y: int = STEP_BOTTOM + 16    # the GPU counts under it
     axis_y: int = STEP_BOTTOM + 31       # the axis's name
+
+    @property
+    def table_rows(self) -> tuple[tuple[series.GpuPoint, bool], ...]:  # (the point, whether it is the count now)
+        return tuple((p, p.gpus == self.current_gpus) for p in self.rows)
 
 
 def _log_axis(lo: float, hi: float, a: float, b: float):  # noqa: ANN202 - a mapping function
@@ -153,6 +158,7 @@ class Bar:
     x: float
     w: float
     value: float   # seconds or GB
+    key: str       # the catalogue key of its name (chart.phase.<part>, est.part.<part>)
 
     @property
     def term(self) -> str:  # its glossary entry
@@ -175,6 +181,7 @@ class PhasesChartVM:
     bars: tuple[Bar, ...]
     total: Bar            # the step's wall clock
     overlapped_s: float   # seconds run in parallel (the phases' sum minus the step)
+    show_overlap: bool    # at least half a second of it: the chart says so under the bars
     x_ticks: tuple[Tick, ...]
     height: int
     width: int = BAR_W
@@ -206,10 +213,12 @@ def phases_chart(r: Result) -> PhasesChartVM:
     p = series.step_phases(r)
     scale = max([p.total_s] + [ph.seconds for ph in p.phases]) or 1.0
     span = BAR_RIGHT - BAR_LEFT
-    bars = tuple(Bar(ph.part, 8 + k * BAR_ROW, BAR_LEFT, _round(ph.seconds / scale * span), ph.seconds)
-                 for k, ph in enumerate(p.phases))
-    total = Bar("total", 8 + len(bars) * BAR_ROW + 6, BAR_LEFT, _round(p.total_s / scale * span), p.total_s)
+    bars = tuple(Bar(part=ph.part, y=8 + k * BAR_ROW, x=BAR_LEFT, w=_round(ph.seconds / scale * span),
+                     value=ph.seconds, key=f"chart.phase.{ph.part}") for k, ph in enumerate(p.phases))
+    total = Bar(part="total", y=8 + len(bars) * BAR_ROW + 6, x=BAR_LEFT, w=_round(p.total_s / scale * span),
+                value=p.total_s, key="chart.phase.total")
     return PhasesChartVM(rl_loop=p.rl_loop, bars=bars, total=total, overlapped_s=p.overlapped_s,
+                         show_overlap=p.overlapped_s >= OVERLAP_SHOWN_S,
                          x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=int(total.y + BAR_ROW + 20))
 
 
@@ -226,6 +235,14 @@ class MemLaneVM:
     @property
     def text_y(self) -> float:  # its name's baseline, inside a 24-unit row
         return self.y + 17
+
+    @property
+    def name_key(self) -> str:  # the lane's name in the legend and the description (with the KV cache or not)
+        return f"est.memlane.{self.lane}{'_kv' if self.kv else ''}"
+
+    @property
+    def short_key(self) -> str:  # its short name beside the bar
+        return f"chart.memlane.{self.lane}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +281,9 @@ def memory_chart(r: Result) -> MemoryChartVM:
         x, bars = float(BAR_LEFT), []
         for part, gb in lane.parts:
             w = gb / scale * span
-            bars.append(Bar(part, 0.0, _round(x), _round(w), gb))
+            # DPO trains no actor: its one trained model is the policy
+            name = "policy" if r.stage == "dpo" and part == "actor" else part
+            bars.append(Bar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
                                lane.kv))
