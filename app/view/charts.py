@@ -77,6 +77,10 @@ class StepChartVM:
     axis_y: int = STEP_BOTTOM + 31       # the axis's name
 
     @property
+    def grid(self) -> str:  # one path for the horizontal grid lines at the seconds' marks
+        return "".join(f"M{self.left} {t.at:g}H{self.right}" for t in self.y_ticks)
+
+    @property
     def table_rows(self) -> tuple[tuple[series.GpuPoint, bool], ...]:  # (the point, whether it is the count now)
         return tuple((p, p.gpus == self.current_gpus) for p in self.rows)
 
@@ -197,6 +201,14 @@ class PhasesChartVM:
     def tick_y(self) -> int:
         return self.height - 4
 
+    @property
+    def grid(self) -> str:  # one path for the vertical grid lines at the marks
+        return _vertical_grid(self.x_ticks, self.grid_bottom)
+
+
+def _vertical_grid(ticks: tuple[Tick, ...], bottom: int) -> str:
+    return "".join(f"M{t.at:g} 4V{bottom}" for t in ticks)
+
 
 def _linear_ticks(hi: float, a: float, b: float, count: int = 4) -> tuple[Tick, ...]:
     """About ``count`` round marks from 0 to ``hi`` on [a, b]."""
@@ -270,6 +282,10 @@ class MemoryChartVM:
     @property
     def tick_y(self) -> int:
         return self.height - 4
+
+    @property
+    def grid(self) -> str:  # one path for the vertical grid lines at the marks
+        return _vertical_grid(self.x_ticks, self.grid_bottom)
 
 
 def memory_chart(r: Result) -> MemoryChartVM:
