@@ -107,6 +107,10 @@ SOURCES: dict[str, Source] = {
                "(kv_cache_dtype=fp8, 1 byte per value)", "https://docs.vllm.ai/en/latest/features/quantization/fp8.html"),
         Source("nemo_rl_fp8", "NeMo RL performance summary: FP8 generation rows beside BF16 ones of the same runs",
                "https://github.com/NVIDIA-NeMo/RL/blob/main/docs/about/performance-summary.md"),
+        Source("deepep", "DeepEP (deepseek-ai), docs/legacy.md, low-latency kernels with pure RDMA on H800 + CX7 "
+               "400 Gb/s, 128 tokens per rank, hidden 7,168, top-8: dispatch + combine 77 + 114 µs at EP 8, 118 + 195 "
+               "at 16, 155 + 273 at 32, 173 + 314 at 64, 192 + 369 at 128, 194 + 360 at 256",
+               "https://github.com/deepseek-ai/DeepEP/blob/0297fc801788b14b338a46554faca28d419e518a/docs/legacy.md"),
         Source("vllm_sleep", "vLLM blog 2025-10-26, Zero-Reload Model Switching with vLLM Sleep Mode (level 1: "
                "weights to host memory, KV cache freed; wake-ups of 0.1–6 s from 0.6 B to 235 B)",
                "https://blog.vllm.ai/2025/10/26/sleep-mode.html"),
@@ -324,6 +328,9 @@ _CONSTANTS = (
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
     Constant("collective_latency_s", 10e-6, "s per collective"),
+    # an engine instance whose experts span nodes exchanges each MoE layer's tokens over RDMA every decode step:
+    # dispatch + combine at EP 32 (155 + 273 µs for ≤ 128 tokens per rank; 313–561 µs from EP 16 to 256)
+    Constant("expert_exchange_s", 428e-6, "s per MoE layer per decode step", "deepep"),
     # --- display decisions, made once in the model (Step.generation_is_whole, Step.scoring_hidden_all) -------
     Constant("whole_step_share", 0.995, "of the step"),  # generation this much of the step: the step *is* generation
     Constant("hidden_seconds_threshold_s", 0.5, "s"),  # scoring hidden (or left) below this is shown as none
@@ -391,6 +398,7 @@ HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
 COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
 ENGINE_WAKE_S = c("engine_wake_s")
+EXPERT_EXCHANGE_S = c("expert_exchange_s")
 ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
 ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))

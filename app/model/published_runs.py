@@ -19,7 +19,7 @@ measured values, each with its unit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Allowed values (the lab's input keys).  GPU keys are app.model.assumptions.GPUS keys; arch keys are the lab's
 # architecture keys (today's table plus the keys agreed for the ``arch`` branch).
@@ -117,6 +117,7 @@ class PublishedRun:
     lora: bool | None = None                     # LoRA adapters instead of full fine-tuning
     staleness_threshold: float | None = None     # verl fully_async: allowed fraction of stale samples
     partial_rollouts: bool | None = None         # interrupted rollouts resume after a weight sync
+    oversample: float | None = None              # dynamic sampling: generated responses / responses kept
     weight_sync: str | None = None               # "nccl" (tensor by tensor) | "checkpoint_engine" (bucketed)
     run_steps: int | None = None                 # steps the total_hours figure covers
     gen_memory_fraction: float | None = None     # vLLM gpu_memory_utilization
@@ -252,16 +253,18 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         prompt_max_tokens=512, response_mean_tokens=974.0, response_max_tokens=1536, total_max_tokens=1536,
         train_dtype='bf16', rollout_dtype='bf16', staleness=0, colocated=True, gen_tp=64, gen_pp=1, gen_ep=1,
         train_backend='megatron', train_tp=8, train_pp=8, train_ep=32, train_cp=4, kl=0.0, gen_memory_fraction=0.6,
-        table_layout='G[64,1] T[8,4,32,8,n/a]',
+        oversample=3.0, table_layout='G[64,1] T[8,4,32,8,n/a]',
         published=_NEMO_PUBLISHED,
-        recipe=_NEMO_RECIPE,
+        recipe=_NEMO_RECIPE + ('oversample',),
         derived=('gpu', 'optimizer_steps'),
         notes=('Step time 458 s is the value after fix #1890 (the v0.5.0 tag printed 974, the same as its G-Average '
                'Seq len). The recipe samples 256 prompts x 16 = 4,096 responses per generation batch with dynamic '
                'sampling (batch_multiplier 3, up to 10 generation batches) and trains on 512, while the table '
                'prints G-GBS 512: how many responses a step really generated is not given. KL 0, prompts <= 512 '
-               'tokens, responses <= 1,536 (overlong reward shaping from 1,024). DAPOMath17k prompts, length not '
-               'given. Colocated: vLLM and Megatron share every GPU (refit in place). response_mean_tokens is the '
+               'tokens, responses <= 1,536 (overlong reward shaping from 1,024). oversample 3 is the recipe\'s '
+               'batch_multiplier (each generation batch draws 3x the prompts a step keeps; up to 10 such batches): '
+               'the least dynamic sampling generates. The recipe also runs vLLM TP 64 with enforce_eager (no CUDA '
+               'graphs). DAPOMath17k prompts, length not given. Colocated: vLLM and Megatron share every GPU (refit in place). response_mean_tokens is the '
                "table's G-Average Seq len (read as generated tokens per response)."),
     ),
     PublishedRun(
@@ -1300,15 +1303,21 @@ VERL: tuple[PublishedRun, ...] = (
     # fully_async.md "use_trainer_do_validate Experiment": Qwen2.5-Math-7B, DAPO, vLLM + FSDP2, max response 10K.
     PublishedRun(
         id="verl_fa_7b_validate_sync_16g", system="verl", model="Qwen2.5-Math-7B", arch="qwen25_7b", method="dapo",
-        hardware="H20", gpu="h20_96g", gpus=16, group=16, response_max_tokens=10 * 1024, train_backend="fsdp",
-        colocated=True, staleness=0, run_steps=50,
+        hardware="H20", gpu="h20_96g", gpus=16, prompts_per_step=512, group=16, responses_per_step=8192,
+        train_batch=512, optimizer_steps=16, response_max_tokens=10 * 1024, train_backend="fsdp",
+        colocated=True, staleness=0, run_steps=50, kl=0.0,
         source=_fa_src("use_trainer_do_validate Experiment", "colocate sync | 16"),
         figures=(_f("step_s", 484.623), _f("generation_s", 52.939), _f("training_s", 430.263),
                  _f("validate_s", 205.080), _f("total_hours", _hm(0, 7, 9))),
         published=("model", "method", "hardware", "gpus", "group", "response_max_tokens", "train_backend",
                    "colocated", "staleness", "run_steps"),
-        derived=("gpu",), assumed=("arch",),
-        notes="old_log_prob 0 in the table (not recorded). Batch sizes of the colocated run are not given. "
+        derived=("gpu",), assumed=("arch", "prompts_per_step", "responses_per_step", "train_batch",
+                                   "optimizer_steps", "kl"),
+        notes="old_log_prob 0 in the table (not recorded). Batch sizes of the colocated run are not given: entered "
+              "as the async row's (512 prompts x 16, ppo_mini_batch_size 32 -> 16 optimizer steps; assumed, the "
+              "same experiment) with the DAPO scripts' KL 0 (assumed). The step column excludes validation: 50 "
+              "steps in 7h9m = 515 s a step, 30 s above it, of which validation 205 s every test_freq 10 steps = "
+              "20.5 s. "
               "Qwen2.5-Math-7B entered as qwen25_7b (assumed). Max response '10K' = 10 x 1024 read from '10K'.",
     ),
     PublishedRun(
@@ -1316,15 +1325,16 @@ VERL: tuple[PublishedRun, ...] = (
         hardware="H20", gpu="h20_96g", gpus=16, gen_gpus=8, train_gpus=8, prompts_per_step=512, group=16,
         responses_per_step=8192, train_batch=512, optimizer_steps=16, response_max_tokens=10 * 1024,
         train_backend="fsdp", colocated=False, staleness=1, staleness_threshold=0.5, partial_rollouts=True,
-        run_steps=50,
+        run_steps=50, kl=0.0,
         source=_fa_src("use_trainer_do_validate Experiment", "fully_async_policy | 8:8"),
         figures=(_f("step_s", 489.953), _f("wait_generation_s", 52.622), _f("training_s", 435.874),
                  _f("validate_s", 95.699), _f("total_hours", _hm(0, 7, 2))),
         published=("model", "method", "hardware", "gpus", "gen_gpus", "train_gpus", "group", "response_max_tokens",
                    "train_backend", "colocated", "staleness_threshold", "partial_rollouts", "run_steps"),
         derived=("gpu", "prompts_per_step", "responses_per_step", "train_batch", "optimizer_steps"),
-        assumed=("arch", "staleness"),
-        notes="require_batches 4 x trigger 4 x ppo_mini_batch_size 32 = 512 prompts per step. Training dominates "
+        assumed=("arch", "staleness", "kl"),
+        notes="KL 0 as the DAPO scripts (assumed). The step column excludes validation (95.7 s every test_freq "
+              "10 steps). require_batches 4 x trigger 4 x ppo_mini_batch_size 32 = 512 prompts per step. Training dominates "
               "(436 of 490 s) at 8 training GPUs. Staleness entered as 1 (assumed). Qwen2.5-Math-7B entered as "
               "qwen25_7b (assumed).",
     ),
@@ -1439,6 +1449,26 @@ VERL: tuple[PublishedRun, ...] = (
         notes="Reference model offloaded. Qwen2.5-Math-7B entered as qwen25_7b (assumed).",
     ),
 )
+
+# The DAPO-Math-17k rows print only the prompt cap (max_prompt_length 2,048, a truncation limit) and no mean.  verl
+# trains them with use_remove_padding (sequence packing: the tokens a sequence has, not its cap), so a cap entered as
+# the mean charges every sequence 2,048 prompt tokens it does not have.  Their prompt is entered at 120 tokens
+# (assumed): one competition problem in DAPO's answer-format template, the length NeMo RL's math rows imply for a
+# problem in its cot.txt template (tokens/s/GPU x step x GPUs / responses - G-Average Seq len = 99-131 tokens).
+# Not the ReTool rows: a tool-use system prompt and multi-turn tool outputs lengthen their context (cap kept).
+DAPO_MATH_PROMPT_TOKENS = 120.0
+_DAPO_MATH_NOTE = (" Prompt entered at 120 tokens (assumed, DAPO_MATH_PROMPT_TOKENS): the 2,048 cap is a truncation "
+                   "limit and verl packs sequences (use_remove_padding), training the tokens a prompt has.")
+
+
+def _dapo_math_prompt(r: PublishedRun) -> PublishedRun:
+    if r.prompt_mean_tokens is not None or r.model.startswith("Qwen2.5-7B-Instruct (ReTool"):
+        return r
+    return replace(r, prompt_mean_tokens=DAPO_MATH_PROMPT_TOKENS, assumed=r.assumed + ("prompt_mean_tokens",),
+                   notes=r.notes + _DAPO_MATH_NOTE)
+
+
+VERL = tuple(_dapo_math_prompt(r) if r.figure("step_s") is not None else r for r in VERL)
 
 # device_tuning.rst "Hardware Resource Needed for RL" (last updated 06/25/2025): the MIN tag is "the minimum
 # resources ... after applying all memory optimization techniques (e.g., offload, gradient checkpointing)".  The

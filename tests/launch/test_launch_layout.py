@@ -103,17 +103,18 @@ def test_states_without_a_launch_file_say_why(q, key):
 
 
 def test_an_engine_larger_than_a_node_gets_pipeline_stages_in_verl_only():
-    """Qwen3-235B-A22B on 128 H100 colocated: the model's engine is TP 8 × 5 stages (40 GPUs), which cannot cover
-    128 GPUs; the fewest more stages that do are 8 (2 engines of 64).  verl sets them; OpenRLHF and TRL cannot."""
-    r = result(method="grpo", arch="qwen3_235b_a22b", gpus="128", gpu="h100_80g", placement="colocated",
+    """Llama-3.1-405B on 128 H100 colocated: the model's engine is TP 8 × 3 stages (24 GPUs: 810 GB in the engine's
+    48 GB shares, the Megatron trainer's states on the host while it generates), which cannot cover 128 GPUs; the
+    fewest more stages that do are 4 (4 engines of 32).  verl sets them; OpenRLHF and TRL cannot."""
+    r = result(method="grpo", arch="llama3_405b", gpus="128", gpu="h100_80g", placement="colocated",
                reward="verifier", rollouts="1024", kl="0.001")
-    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 5)
+    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 3)
     m = from_result(r)
-    assert m.refusal is None and (m.layout.rollout_tp, m.layout.rollout_pp, m.layout.rollout_replicas) == (8, 8, 2)
+    assert m.refusal is None and (m.layout.rollout_tp, m.layout.rollout_pp, m.layout.rollout_replicas) == (8, 4, 4)
     assert {"launch.map.pp_fit", "launch.map.engine_pipeline"} <= keys(r)
     launch = launch_commands(m.layout)
     v = {f.name: f.value for f in launch.verl.flags}
-    assert v["actor_rollout_ref.rollout.pipeline_model_parallel_size"] == "8"
+    assert v["actor_rollout_ref.rollout.pipeline_model_parallel_size"] == "4"
     assert launch.verl.config == "ppo_megatron_trainer"
 
 
@@ -123,8 +124,8 @@ GRID = [result(method=m, placement=p, gpus=str(g), arch=a, gpu=gpu, staleness=st
             ("ppo", "grpo", "dpo"), ("colocated", "separate"), (1, 4, 5, 8, 12, 16, 64),
             ("custom", "llama3_8b", "llama3_70b", "deepseek_v3"), ("a100_80g", "h100_80g"), (0, 1), (64, 1024))]
 GRID += [evaluate(x.inputs) for x in (*PRESETS, *WALKTHROUGH)]
-GRID += [result(method="grpo", arch="qwen3_235b_a22b", gpus="128", gpu="h100_80g", placement="colocated",
-                reward="verifier", rollouts="1024")]  # an engine of TP 8 × 5 stages: verl gets 8 stages
+GRID += [result(method="grpo", arch="llama3_405b", gpus="128", gpu="h100_80g", placement="colocated",
+                reward="verifier", rollouts="1024")]  # an engine of TP 8 × 3 stages: verl gets 4 stages
 GRID += [result(method="grpo", arch="qwen3_30b_a3b", gpus="32", gpu="h100_80g", placement="colocated",
                 reward="verifier", rollouts="1024")]  # Megatron with expert parallelism (the model's training layout)
 GRID += [result(placement="separate", gpus="256", arch="deepseek_v3", gpu="b200_180g", method=m, reward="verifier",

@@ -28,7 +28,7 @@ from app.model.assumptions import (
 from app.model.decode import Lengths, decode_stretches, rounds
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA, decode_weight_bytes, forward_flops_per_token, kv_bytes_per_token
-from app.model.physics.network import all_gather_seconds, tp_all_reduce_seconds
+from app.model.physics.network import all_gather_seconds, expert_exchange_seconds, tp_all_reduce_seconds
 from app.model.physics.workload import Workload, _group
 
 
@@ -50,7 +50,7 @@ class Generation(NamedTuple):
     throughput_s: float = 0.0  # waves · (prefill + mean response · step): the batch's own time
     tail_floor_s: float = 0.0  # longest response · one small-batch decode step: the synchronous floor
     gather_s: float = 0.0     # per decode step: ZeRO-3 all-gather of the weights (HF generate in the trainer)
-    all_reduce_s: float = 0.0  # per decode step: tensor-parallel all-reduces
+    all_reduce_s: float = 0.0  # per decode step: tensor-parallel all-reduces + the cross-node expert exchange
     engine: str = "vllm"
     expert_parallel: int = 1   # GPUs one replica spreads its routed experts over (MoE: all of its GPUs)
     weights_gb_per_gpu: float = 0.0  # dense / (tp · pp) + experts / ep
@@ -281,8 +281,9 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
 
         t_mem     = (W_read(b) − offloaded + b · context · kv/token) / (n · HBM · 0.6) + offloaded / (n · host)
         t_compute = b · (2 · N_active + attention(context)) / (n · peak · 0.45)
-        step      = max(t_mem, t_compute) + all-reduces + overhead (+ all-gather)
-    (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]);
+        step      = max(t_mem, t_compute) + all-reduces + expert exchange + overhead (+ all-gather)
+    (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]); the expert
+    exchange (``expert_exchange_seconds``) when a mixture of experts spans nodes;
     ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica,
     ``weight_scale`` the rollout bytes per parameter over 2 (fp8: ½).  A pipeline of pp stages adds memory, not
     speed: the batch passes as pp micro-batches, each reading every stage's weights, so a step reads the weights pp
@@ -292,6 +293,7 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     t_mem += host_s
     t_compute = batch * flops_per_token / compute_rate
     reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
+    reduce += expert_exchange_seconds(arch, batch, tp, pipeline)
     return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.model.assumptions import (
     COLLECTIVE_BUS_EFFICIENCY,
     COLLECTIVE_LATENCY_S,
+    EXPERT_EXCHANGE_S,
     GPUS_PER_NODE,
     INFER_BYTES_PER_PARAM,
     Arch,
@@ -45,6 +46,32 @@ def tp_all_reduce_seconds(arch: Arch, batch: float, tp: int, gpu: GpuSpec) -> fl
         return 0.0
     payload = batch * arch.hidden * INFER_BYTES_PER_PARAM * 2.0 * (tp - 1) / tp
     return 2.0 * arch.layers * (payload / collective_bandwidth(gpu, tp) + COLLECTIVE_LATENCY_S)
+
+
+EXCHANGE_TOKENS_PER_RANK = 128  # the batch per rank DeepEP's low-latency figures were measured at (``deepep``)
+
+
+def expert_exchange_seconds(arch: Arch, batch: float, tp: int, pipeline: int) -> float:
+    """The cross-node expert exchange of one decode step of a mixture-of-experts engine instance larger than a node
+    (tp · pp > 8 GPUs), s: every MoE layer sends each token to the GPUs holding its experts and gathers the results
+    back over RDMA — DeepEP's dispatch + combine (``expert_exchange_s``, 428 µs at EP 32 for ≤ 128 tokens per
+    rank), or, as NeMo RL launches DeepSeek-V3 (vLLM TP 32 over 4 nodes), an all-reduce of each layer across nodes
+    that costs at least as much.  A latency per layer, not a bandwidth: the weights' roofline knows nothing of it,
+    and it holds every decode step of the tail (a batch of one pays it too).  Beyond 128 tokens per rank (the
+    micro-batch b / pp over its tp ranks) it grows with the tokens (DeepEP's kernels then run at their RDMA
+    bandwidth).  0 for dense models and for an instance inside one node (NVLink: the all-reduces of
+    ``tp_all_reduce_seconds``).
+
+    >>> from app.model.assumptions import ARCHS
+    >>> round(expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 4) * 1e3, 1)   # 58 MoE layers · 428 µs
+    24.8
+    >>> expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 1), expert_exchange_seconds(ARCHS["llama3_70b"], 64, 8, 4)
+    (0.0, 0.0)
+    """
+    if not arch.moe or tp * pipeline <= GPUS_PER_NODE:
+        return 0.0
+    per_rank = batch / (pipeline * tp)
+    return arch.moe_layers * EXPERT_EXCHANGE_S * max(1.0, per_rank / EXCHANGE_TOKENS_PER_RANK)
 
 
 def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu: GpuSpec,

@@ -108,16 +108,18 @@ def offline_stages(inputs: WorkloadInputs, gpu: GpuSpec) -> Stages:
 
 
 class Run(NamedTuple):
-    """One pass over the data: steps, wall clock and GPU-hours (what a budget is written in)."""
+    """One pass over the data: steps, wall clock and GPU-hours (what a budget is written in), and the part of the
+    wall clock validation takes (a pass every ``eval_every`` steps, ``Step.validation_s``)."""
 
     steps: int
     hours: float
     gpu_hours: float
+    validation_hours: float = 0.0
 
 
 def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
     """``passes`` over ``prompts``: passes · ⌈prompts · group / rollouts⌉ steps (group = 1 for PPO), × step time,
-    × G.
+    + ⌊steps / eval_every⌋ validation passes (``Step.validation_s``), × G.
 
     >>> from app.model.physics.generation import NO_GENERATION
     >>> from app.model.physics.step import gpu_groups
@@ -128,8 +130,9 @@ def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
     if inputs.rollouts <= 0 or inputs.prompts <= 0:
         return Run(0, 0.0, 0.0)
     steps = inputs.passes * math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
-    hours = steps * step.total_s / 3600.0
-    return Run(steps, hours, hours * inputs.gpus)
+    validation_hours = steps // inputs.eval_every * step.validation_s / 3600.0
+    hours = steps * step.total_s / 3600.0 + validation_hours
+    return Run(steps, hours, hours * inputs.gpus, validation_hours)
 
 
 def dpo_run(inputs: WorkloadInputs, d: Dpo) -> Run:

@@ -104,14 +104,33 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
                   training_s=training, sync_s=sync, total_s=total)
 
 
+def generation_resident_gb(layout: TrainingLayout) -> float:
+    """What a colocated trainer leaves on each GPU while the hybrid engine generates, GB.
+
+    Megatron: nothing.  NeMo RL moves the optimizer to host memory before the refit and the model after it
+    (``megatron_policy_worker.offload_before_refit`` / ``offload_after_refit``: "Offload as much as possible on the
+    CPU"), as verl's Megatron MoE scripts do with param / grad / optimizer offload; the engine then gets its
+    ``colocated_engine_memory_fraction`` of the GPU whatever the trainer holds between generations.  FSDP: the
+    layout's states stay (verl's hybrid engine keeps them unless ``offload`` puts them on the host already)."""
+    return 0.0 if layout.backend == "megatron" else layout.states_gb
+
+
 def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
-    """What the engine may use on each of n colocated GPUs, GB: vllm min(0.6 · M, usable − resident states of the
-    training layout); hf what the states leave plus the gathered weights' own shard."""
-    resident = training_layout(w, n, colocated=True).states_gb
-    free = w.usable_gb - resident
+    """What the engine may use on each of n colocated GPUs, GB: vllm min(0.6 · M, usable − what the trainer leaves
+    on the GPU while the engine runs, ``generation_resident_gb``); hf what the states leave plus the gathered
+    weights' own shard."""
+    layout = training_layout(w, n, colocated=True)
     if i.engine == "vllm":
-        return min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, free)
+        return min(COLOCATED_ENGINE_MEMORY_FRACTION * w.gpu.memory_gb, w.usable_gb - generation_resident_gb(layout))
+    free = w.usable_gb - layout.states_gb
     return free + INFER_BYTES_PER_PARAM * w.arch.total_b / n  # the gathered weights replace the shard
+
+
+def trainer_swap_seconds(w: Workload, layout: TrainingLayout) -> float:
+    """A colocated Megatron trainer's states to host memory before generation and back before training, each
+    step: 2 · (its states per GPU) over the host link, s (0 when the states stay, ``generation_resident_gb``)."""
+    moved = layout.states_gb - generation_resident_gb(layout)
+    return 2.0 * moved / w.gpu.host_link_gb_per_s if moved > 0 else 0.0
 
 
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
@@ -120,7 +139,8 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best 2 · N_total / 8
     over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
     weights are all-gathered every decode step, the KV cache in what the states leave.  The hybrid engine also
-    sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit.
+    sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit, and a Megatron trainer's
+    states go to host memory and back (``trainer_swap_seconds``).
     step = generation + scoring + training + refit + wake."""
     gpu = w.gpu
     engine_memory = colocated_engine_memory_gb(w, i, n)
@@ -133,7 +153,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         sync = weights / n / collective_bandwidth(gpu, n)
         if n > GPUS_PER_NODE:
             sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
-        sync += colocated_switch_seconds(g)
+        sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, training_layout(w, n, colocated=True))
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
                   training_s=training, sync_s=sync, total_s=total)
@@ -202,6 +222,7 @@ class Step:
     optimizer_steps: int = 0  # optimizer steps this RL step takes (epochs · per epoch)
     generation_engine: EngineLayout | None = None  # the engine as launched: tp × pp instances, ep, replicas, GB/GPU
     role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
+    validation_s: float = 0.0  # one validation pass, outside the step (``validation_seconds``); the run counts it
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -348,8 +369,17 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
         optimizer_steps=w.optimizer_steps, role_minimums=minimums,
-        generation_engine=engine_layout(g) if g.gpus else None,
+        generation_engine=engine_layout(g) if g.gpus else None, validation_s=validation_seconds(g),
     )
+
+
+def validation_seconds(g: Generation) -> float:
+    """One validation pass, s: the validation set (a few hundred responses at most: AIME-2024's 30 problems × 2 in
+    verl's validation rows) decoded in one wave on the step's engine, so its time is its longest answer at a small
+    batch — the engine's floor (``Generation.tail_floor_s``; teaching assumption).  verl measures 205 s (colocated,
+    16 H20s, 10K-token answers) and 95.7 s (trainer GPUs helping, ``use_trainer_do_validate``) every ``test_freq``
+    steps, outside its step column; the lab counts it in the run, once every ``eval_every`` steps."""
+    return g.tail_floor_s if g.gpus > 0 else 0.0
 
 
 def role_minimums(w: Workload, i: WorkloadInputs) -> tuple[int | None, int, int | None]:

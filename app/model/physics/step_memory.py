@@ -9,12 +9,19 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import GPUS_PER_NODE, SEPARATE_MIN_GPUS, GpuSpec
+from app.model.assumptions import GPUS_PER_NODE, INFER_BYTES_PER_PARAM, SEPARATE_MIN_GPUS, GpuSpec
 from app.model.inputs import WorkloadInputs
 from app.model.physics.generation import Generation
 from app.model.physics.layout import TrainingLayout, training_layout
 from app.model.physics.memory import MAX_GPUS, Lane, ModelMemory, lane, min_gpus_that_fit
-from app.model.physics.step import Groups, Step, colocated_engine_memory_gb, colocated_fits, role_minimums
+from app.model.physics.step import (
+    Groups,
+    Step,
+    colocated_engine_memory_gb,
+    colocated_fits,
+    generation_resident_gb,
+    role_minimums,
+)
 from app.model.physics.workload import Workload, workload
 
 
@@ -39,8 +46,9 @@ class Memory(NamedTuple):
     lanes: tuple[Lane, ...] = ()
     host_gb_per_node: float = 0.0   # host memory one node needs: offloaded states and (colocated) the sleeping
     #                                 engine's weights
-    wake_peak_gb: float = 0.0       # colocated: a GPU when the engine wakes, the trainer's states still resident
-    #                                 (states + engine weights + KV cache); 0 when placed apart
+    wake_peak_gb: float = 0.0       # colocated: a GPU when the engine wakes, what the trainer still holds resident
+    #                                 (FSDP: its states; Megatron: its bf16 weights, before they go to the host)
+    #                                 + engine weights + KV cache; 0 when placed apart
     engine_fits: bool = True        # the engine instance holds its weights and one longest sequence's KV
 
     @property
@@ -61,7 +69,8 @@ def memory_lanes(w: Workload, groups: Groups, layout: TrainingLayout, gen: Gener
 
     Colocated: one lane for every GPU — the resident states of the training layout (actor, critic, reference and
     reward model), plus the larger of the engine's share (``engine_parts``; the phases take turns) and the training
-    phase's activations + logits.  Separate: training GPUs (the layout's actor + critic, activations, logits),
+    phase's activations + logits; a Megatron trainer leaves the GPU while the engine runs (``generation_resident_gb``),
+    so its lane is the larger of the engine's share and the training phase (states, activations, logits).  Separate: training GPUs (the layout's actor + critic, activations, logits),
     scoring GPUs (reference + reward shards, logits), generation GPUs (``engine_parts``), over beyond the engine's
     memory."""
     usable = w.usable_gb
@@ -70,10 +79,14 @@ def memory_lanes(w: Workload, groups: Groups, layout: TrainingLayout, gen: Gener
     train_extra = (("activations", layout.activation_gb), ("logits", layout.logits_gb))
     if groups.colocated:
         engine_gb_per_gpu = gen_parts[0][1] + gen_parts[1][1]
+        states = (("actor", layout.actor_gb), ("critic", layout.critic_gb), ("reference", layout.reference_gb),
+                  ("reward", layout.reward_gb))
+        if generation_resident_gb(layout) < layout.states_gb:  # the trainer leaves the GPU while the engine runs
+            if engine_gb_per_gpu >= layout.states_gb + layout.extra_gb:
+                return (lane("all", groups.training, (("actor", 0.0), *gen_parts), usable, keep="actor"),)
+            return (lane("all", groups.training, (*states, *train_extra), usable, keep="actor"),)
         phase = gen_parts if engine_gb_per_gpu >= layout.extra_gb else train_extra
-        return (lane("all", groups.training, (("actor", layout.actor_gb), ("critic", layout.critic_gb),
-                                              ("reference", layout.reference_gb), ("reward", layout.reward_gb),
-                                              *phase), usable, keep="actor"),)
+        return (lane("all", groups.training, (*states, *phase), usable, keep="actor"),)
     lanes = [lane("train", groups.training, (("actor", layout.actor_gb), ("critic", layout.critic_gb), *train_extra),
                   usable, keep="actor")]
     if groups.scoring:
@@ -101,10 +114,14 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
     weights_gb = engine_parts(w, gen)[0][1] if has_engine else 0.0
     if colocated:
         train_gb = score_gb = layout.states_gb
-        gen_gb = layout.states_gb + weights_gb
+        resident = generation_resident_gb(layout)
+        # the engine's weights arrive with the trainer's bf16 weights still on the GPU (NeMo RL refits before it
+        # offloads the model); the states that stay (FSDP) stay
+        at_refit = resident if resident >= layout.states_gb else INFER_BYTES_PER_PARAM * layout.params_b_per_gpu
+        gen_gb = at_refit + weights_gb
         engine_gb = colocated_engine_memory_gb(w, i, groups.training)
         min_g = min_gpus_that_fit(lambda g: colocated_fits(w, i, g))
-        peak = layout.states_gb + max(weights_gb, layout.extra_gb)
+        peak = max(layout.states_gb + layout.extra_gb, gen_gb)
     else:
         train_gb = layout.states_gb
         score_gb = mem.scoring_gb / groups.scoring if groups.scoring else 0.0
@@ -120,8 +137,10 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
     host_per_node = layout.host_gb / nodes
     wake = 0.0
     if colocated and has_engine:
-        host_per_node += weights_gb * min(groups.training, GPUS_PER_NODE) if i.engine == "vllm" else 0.0
-        wake = layout.states_gb + sum(v for _, v in engine_parts(w, gen))
+        per_node = min(groups.training, GPUS_PER_NODE)
+        host_per_node += weights_gb * per_node if i.engine == "vllm" else 0.0
+        host_per_node += (layout.states_gb - resident) * per_node  # a Megatron trainer's states while generating
+        wake = at_refit + sum(v for _, v in engine_parts(w, gen))
     return Memory(
         models=mem, per_gpu_gb=max(train_gb, score_gb, gen_gb), gpu_memory_gb=gpu.memory_gb, usable_gb=w.usable_gb,
         fits=engine_ok and not any(ln.over for ln in lanes), min_gpus=min_g, training_per_gpu_gb=train_gb,
