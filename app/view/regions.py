@@ -83,6 +83,10 @@ class MeterVM:
     def level_key(self) -> str:
         return f"level.{self.meter.level}"
 
+    @property
+    def label_key(self) -> str:  # its name above the card (outside the region: it never changes)
+        return f"meter.{self.id}.label"
+
 
 @frozen
 class DecisionVM:
@@ -92,6 +96,14 @@ class DecisionVM:
     @property
     def state_key(self) -> str:
         return f"decision.state.{self.decision.state}"
+
+    @property
+    def title_key(self) -> str:  # the card's title and summary (outside the region: they never change)
+        return f"decision.{self.id}.title"
+
+    @property
+    def summary_key(self) -> str:
+        return f"decision.{self.id}.summary"
 
 
 @frozen

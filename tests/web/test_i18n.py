@@ -185,6 +185,13 @@ VIEW_KEY_EXPRESSIONS = {
     # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
     "b.key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
 }
+# First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
+PAGE_KEY_EXPRESSIONS = {
+    "c.label_key", "c.hint_key", "c.unit_key", "a.sub_key", "a.attention_key", "form.first.legend_key",
+    "g.legend_key", "vm.label_key", "vm.title_key", "vm.summary_key", "stage_vm.name_key", "title_key", "desc_key",
+    "body_key", "cite_key", "walk.title_key", "walk.question_key", "walk.reveal_key", "walk.numbers_key",
+    "walk.takeaway_key",
+}
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
 
@@ -309,7 +316,8 @@ def test_every_literal_key_a_template_uses_exists(lang):
 def test_every_dynamic_key_family_is_known():
     """A new `'prefix.' ~ x` in a template must be added to FAMILIES, so that its keys get checked."""
     unknown = sorted({(f, expr) for f, expr in TEMPLATE_CALLS
-                      if (p := _pattern(expr)) is None and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS
+                      if (p := _pattern(expr)) is None
+                      and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS | PAGE_KEY_EXPRESSIONS
                       or p is not None and "*" in p and p not in FAMILIES})
     assert unknown == []
 
@@ -331,6 +339,35 @@ def test_every_view_model_key_exists(lang):
     cat = catalogue(lang)
     keys = {k for r in RESULTS for reg in state_regions(r).values() for k in _vm_keys(reg.vm)}
     assert len(keys) > 100
+    assert sorted(k for k in keys if k not in cat) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_key_exists(lang):
+    """The keys the lab page's context names whole: controls, form groups, the architecture chips, presets,
+    rules, the walkthrough's steps (each step's page), the meter and decision cards."""
+    from app.view.lab import lab_context
+    from app.view.regions import state_regions
+
+    cat = catalogue(lang)
+    keys: set[str] = set()
+    for r in [*RESULTS[:4], *(evaluate(w.inputs) for w in WALKTHROUGH)]:
+        ctx = lab_context(lang, r, state_regions(r))
+        w = ctx["walk"]
+        for group in (ctx["form"].first, *ctx["form"].rest):
+            keys.add(group.legend_key)
+            for c in group.controls:
+                keys |= {c.label_key, c.hint_key} | ({c.unit_key} if c.kind == "number" and c.shows_unit else set())
+                keys |= {k for _, k in c.options}
+        keys |= {k for a in ctx["arch_choices"].values() for k in (a.sub_key, a.attention_key) if a.total_b}
+        keys |= {k for p in ctx["presets"] for k in p[2:]} | {k for rule in ctx["rules"] for k in rule[2:]}
+        keys |= {k for _, _, k in w.dots}
+        if w.current:
+            keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
+        keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
+                                                                   getattr(reg.vm, "title_key", None),
+                                                                   getattr(reg.vm, "summary_key", None)) if k}
+    assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
 
 
