@@ -29,7 +29,7 @@ from app.model.stages import (
     stage_of,
 )
 
-__all__ = ["Reason", "Result", "evaluate", "rl_step"]
+__all__ = ["Reason", "Result", "evaluate"]
 
 
 class Result(NamedTuple):
@@ -55,24 +55,6 @@ class Result(NamedTuple):
         return stage_lanes(self.stage, self.inputs, self.memory, self.dpo, self.offline)
 
 
-def _rl_step(rl: WorkloadInputs, gpu) -> tuple[Step, Memory]:  # noqa: ANN001 - a GpuSpec
-    w = workload(rl, gpu)
-    step = ppo_step(rl, gpu, w)
-    return step, ppo_memory(rl, gpu, step, w)
-
-
-def rl_step(inputs: WorkloadInputs) -> tuple[Step, Memory]:
-    """``evaluate(inputs).step`` and ``.memory`` alone (a DPO state: the same workload under PPO), without the
-    meters, decisions and reasons: the step chart draws the step at sixteen GPU counts for every state.
-
-    >>> r = evaluate(WorkloadInputs(method="dpo"))
-    >>> rl_step(WorkloadInputs(method="dpo")) == (r.step, r.memory)
-    True
-    """
-    i = effective(inputs)
-    return _rl_step(with_method(i, "ppo") if stage_of(i) == "dpo" else i, GPUS[i.gpu])
-
-
 def evaluate(inputs: WorkloadInputs) -> Result:
     """Everything the page shows for ``inputs``.  A DPO state's RL figures (Result.step, .memory) are those of the
     loop DPO replaces: the same workload under PPO (compare.with_method), so the DPO route is always set against a
@@ -84,7 +66,9 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     rl_loop = stage in RL_LOOP_STAGES
     is_dpo = stage == "dpo"
     rl = with_method(i, "ppo") if is_dpo else i
-    step, memory = _rl_step(rl, gpu)
+    w = workload(rl, gpu)
+    step = ppo_step(rl, gpu, w)
+    memory = ppo_memory(rl, gpu, step, w)
     dpo_cost = dpo(i, gpu)
     offline = offline_stages(i, gpu)
     run = dpo_run(i, dpo_cost) if is_dpo else rl_run(i, step)
@@ -123,3 +107,20 @@ def evaluate(inputs: WorkloadInputs) -> Result:
         reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies), run=run,
         step_at_min_gpus=at_min, fit_remedies=remedies,
     )
+
+
+def rl_step(inputs: WorkloadInputs) -> tuple[Step, Memory]:
+    """One RL step and its memory on the GPUs given (a DPO state: the same workload under PPO), the wiring of
+    ``evaluate``'s own without the meters, decisions and reasons: the step chart draws the step at sixteen GPU
+    counts for every state.  tests/web/test_chart_sweep.py checks it against ``evaluate`` at those counts.
+
+    >>> r = evaluate(WorkloadInputs(method="dpo"))
+    >>> rl_step(WorkloadInputs(method="dpo")) == (r.step, r.memory)
+    True
+    """
+    i = effective(inputs)
+    rl = with_method(i, "ppo") if stage_of(i) == "dpo" else i
+    gpu = GPUS[i.gpu]
+    w = workload(rl, gpu)
+    step = ppo_step(rl, gpu, w)
+    return step, ppo_memory(rl, gpu, step, w)

@@ -24,6 +24,8 @@ def test_every_point_is_the_models_step_at_that_count(name: str, inputs) -> None
     assert [p.gpus for p in sweep.points] == list(GPU_COUNTS)
     for p in sweep.points[::3]:
         at = evaluate(r.inputs.model_copy(update={"gpus": p.gpus}))
-        assert (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.sync_s, p.tail_floor_s, p.fits) == (
-            at.step.total_s, at.step.generation_s, at.step.scoring_s, at.step.training_s, at.step.sync_s,
-            at.step.gen.tail_floor_s, at.memory.fits), f"{name} at {p.gpus} GPUs"
+        assert p.fits == at.memory.fits, f"{name} at {p.gpus} GPUs"
+        if p.fits:  # where the models do not fit, the chart shades the count instead of drawing a step
+            assert (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.sync_s, p.tail_floor_s) == (
+                at.step.total_s, at.step.generation_s, at.step.scoring_s, at.step.training_s, at.step.sync_s,
+                at.step.gen.tail_floor_s), f"{name} at {p.gpus} GPUs"
