@@ -107,11 +107,10 @@ def _points(xs: list[float], ys: list[float]) -> str:
 def step_chart(r: Result) -> StepChartVM:
     sweep = series.step_vs_gpus(r.inputs, r.stage)
     pts = sweep.points
-    current_s = r.step.total_s
-    if not (sweep.rl_loop and current_s > 0):  # no RL step to draw: the chart says so in words
+    if not sweep.rl_loop:  # before the loop and under DPO there is no sweep: the chart says so in words
         return StepChartVM(rl_loop=False, total="", generation="", scoring="", training="", floor="", unfit=(),
                            x_ticks=(), y_ticks=(), marker_x=0.0, marker_y=0.0, current_gpus=sweep.current,
-                           current_s=current_s, fits=r.memory.fits, fitting_from=None, rows=())
+                           current_s=r.step.total_s, fits=r.memory.fits, fitting_from=None, rows=())
     x = _log_axis(pts[0].gpus, pts[-1].gpus, STEP_LEFT, STEP_RIGHT)
     values = [v for p in pts for v in (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.tail_floor_s)
               if v > 0] + ([r.step.total_s] if r.step.total_s > 0 else [])
@@ -135,8 +134,9 @@ def step_chart(r: Result) -> StepChartVM:
             unfit[-1] = Band(unfit[-1].x, _round(edges[k + 1] - unfit[-1].x))
         else:
             unfit.append(Band(edges[k], _round(edges[k + 1] - edges[k])))
+    current_s = r.step.total_s
     return StepChartVM(
-        rl_loop=True,
+        rl_loop=sweep.rl_loop and current_s > 0,
         total=line("total_s"), generation=line("generation_s"), scoring=line("scoring_s"),
         training=line("training_s"), floor=line("tail_floor_s"), unfit=tuple(unfit),
         x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
@@ -162,7 +162,6 @@ class Bar:
     x: float
     w: float
     value: float   # seconds or GB
-    key: str       # the catalogue key of its name (chart.phase.<part>, est.part.<part>)
 
     @property
     def term(self) -> str:  # its glossary entry
@@ -176,6 +175,21 @@ class Bar:
     def value_x(self) -> float:  # its value, just right of its end
         return self.x + self.w + 6
 
+    @property
+    def key(self) -> str:  # a phase's name (the phase chart's bars; the step itself is part "total")
+        return f"chart.phase.{self.part}"
+
+
+@dataclass(frozen=True, slots=True)
+class PartBar(Bar):
+    """A model part's bar in the memory chart."""
+
+    part_key: str = ""  # its name (est.part.<part>; DPO's one trained model is the policy, not an actor)
+
+    @property
+    def key(self) -> str:  # its name, as for any bar
+        return self.part_key
+
 
 @dataclass(frozen=True, slots=True)
 class PhasesChartVM:
@@ -185,7 +199,6 @@ class PhasesChartVM:
     bars: tuple[Bar, ...]
     total: Bar            # the step's wall clock
     overlapped_s: float   # seconds run in parallel (the phases' sum minus the step)
-    show_overlap: bool    # at least half a second of it: the chart says so under the bars
     x_ticks: tuple[Tick, ...]
     height: int
     width: int = BAR_W
@@ -204,6 +217,10 @@ class PhasesChartVM:
     @property
     def grid(self) -> str:  # one path for the vertical grid lines at the marks
         return _vertical_grid(self.x_ticks, self.grid_bottom)
+
+    @property
+    def show_overlap(self) -> bool:  # at least half a second of the phases ran side by side: a line says so
+        return self.overlapped_s >= OVERLAP_SHOWN_S
 
 
 def _vertical_grid(ticks: tuple[Tick, ...], bottom: int) -> str:
@@ -225,12 +242,10 @@ def phases_chart(r: Result) -> PhasesChartVM:
     p = series.step_phases(r)
     scale = max([p.total_s] + [ph.seconds for ph in p.phases]) or 1.0
     span = BAR_RIGHT - BAR_LEFT
-    bars = tuple(Bar(part=ph.part, y=8 + k * BAR_ROW, x=BAR_LEFT, w=_round(ph.seconds / scale * span),
-                     value=ph.seconds, key=f"chart.phase.{ph.part}") for k, ph in enumerate(p.phases))
-    total = Bar(part="total", y=8 + len(bars) * BAR_ROW + 6, x=BAR_LEFT, w=_round(p.total_s / scale * span),
-                value=p.total_s, key="chart.phase.total")
+    bars = tuple(Bar(ph.part, 8 + k * BAR_ROW, BAR_LEFT, _round(ph.seconds / scale * span), ph.seconds)
+                 for k, ph in enumerate(p.phases))
+    total = Bar("total", 8 + len(bars) * BAR_ROW + 6, BAR_LEFT, _round(p.total_s / scale * span), p.total_s)
     return PhasesChartVM(rl_loop=p.rl_loop, bars=bars, total=total, overlapped_s=p.overlapped_s,
-                         show_overlap=p.overlapped_s >= OVERLAP_SHOWN_S,
                          x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=int(total.y + BAR_ROW + 20))
 
 
@@ -299,7 +314,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
             w = gb / scale * span
             # DPO trains no actor: its one trained model is the policy
             name = "policy" if r.stage == "dpo" and part == "actor" else part
-            bars.append(Bar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, key=f"est.part.{name}"))
+            bars.append(PartBar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, part_key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
                                lane.kv))

@@ -183,7 +183,7 @@ VIEW_KEY_EXPRESSIONS = {
     "vm.gpu_key", "vm.placement_key", "vm.method_key", "vm.info_key", "vm.attention_key", "vm.text_key",
     "vm.total.key", "vm.stage_keys[0]", "vm.stage_keys[1]", "vm.bottleneck_keys[0]", "vm.bottleneck_keys[1]",
     # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
-    "b.key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
+    "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
@@ -199,7 +199,7 @@ def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
     """Every catalogue key a view-model carries: its fields and properties named ``…key`` / ``…keys`` (and
     ``short``), and those of the bars, lanes and rows inside it."""
     out: set[str] = set()
-    if depth > 3 or vm is None or isinstance(vm, (str, int, float, bool, dict)):
+    if depth > 5 or vm is None or isinstance(vm, (str, int, float, bool, dict)):
         return out
     if isinstance(vm, tuple) and not hasattr(vm, "_fields"):
         for x in vm:
