@@ -184,6 +184,8 @@ VIEW_KEY_EXPRESSIONS = {
     "vm.total.key", "vm.stage_keys[0]", "vm.stage_keys[1]", "vm.bottleneck_keys[0]", "vm.bottleneck_keys[1]",
     # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
     "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
+    # branch zh's (the engine's shape and the idle line)
+    "vm.engine_key", "vm.engine_shape_key", "vm.idle_key",
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
