@@ -1,4 +1,6 @@
-// RLHF Pipeline Lab — the little the page needs beyond htmx: ladder sliders, keyboard shortcuts, copy link.
+// RLHF Pipeline Lab — what the page needs beyond htmx: ladder sliders, the answers of the next notches fetched
+// ahead, the regions of a partial placed by id (the meters first) and the URL written a frame late (both cheaper
+// here than htmx's own, docs/performance.md), keyboard shortcuts, guess mode, copy buttons.
 // Everything is delegated on `document`, so it keeps working after htmx swaps the body (boosted links).
 (() => {
   "use strict";
