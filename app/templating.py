@@ -79,6 +79,10 @@ GLOBALS = dict(
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
     node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
+    # the catalogue keys of the diagram's group names and of the "more detail" lists (components, meters)
+    group_keys={g[0]: f"group.{g[0]}.name" for g in diagram.GROUPS},
+    node_list=tuple((k, f"node.{k}.name", f"node.{k}.detail") for k in NODE_IDS),
+    meter_list=tuple((k, f"meter.{k}.label", f"meter.{k}.help") for k in METER_IDS),
 )
 
 

@@ -67,6 +67,14 @@ class NodeVM:
         return f"node_state.{self.state.state}" if self.state.state in FLAGGED_STATES else ""
 
     @property
+    def name_key(self) -> str:  # its name and one-line description on the diagram (outside the region)
+        return f"node.{self.id}.name"
+
+    @property
+    def desc_key(self) -> str:
+        return f"node.{self.id}.desc"
+
+    @property
     def note_key(self) -> str:  # what the method changes here ("" none)
         return f"node.note.{self.state.note}" if self.state.note else ""
 

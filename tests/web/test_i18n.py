@@ -192,7 +192,8 @@ PAGE_KEY_EXPRESSIONS = {
     "c.label_key", "c.hint_key", "c.unit_key", "a.sub_key", "a.attention_key", "form.first.legend_key",
     "g.legend_key", "vm.label_key", "vm.title_key", "vm.summary_key", "stage_vm.name_key", "title_key", "desc_key",
     "body_key", "cite_key", "walk.title_key", "walk.question_key", "walk.reveal_key", "walk.numbers_key",
-    "walk.takeaway_key",
+    "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
+    "nvm.name_key", "nvm.desc_key", "row.name_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
@@ -369,6 +370,11 @@ def test_every_page_key_exists(lang):
         keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
                                                                    getattr(reg.vm, "title_key", None),
                                                                    getattr(reg.vm, "summary_key", None)) if k}
+    keys |= set(templating.GLOBALS["group_keys"].values())
+    keys |= {k for row in (*templating.GLOBALS["node_list"], *templating.GLOBALS["meter_list"]) for k in row[1:]}
+    keys |= {row.name_key for row in templating.GLOBALS["reality"]}
+    keys |= {k for path in TEMPLATES.glob("*.html") for call in re.findall(r"sec_head\(([^)]*)\)", path.read_text(encoding="utf-8"))
+             for k in re.findall(r"[\"']([a-z_]+\.(?:heading|note))[\"']", call)}
     assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
 
