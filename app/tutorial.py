@@ -261,11 +261,14 @@ def _picture_html(picture: Picture, number: int, lang: str, first_diagram: bool)
     caption = Markup(md.renderInline(picture.caption)) if picture.caption else Markup("")
     label = t("tutorial.figure", n=number)
     link = t("tutorial.figure_open")
+    # the catalogue joins label, caption and link: a space in English, none after 「图 1：」 or 「。」 in Chinese
+    figcaption = t.markup(
+        "tutorial.figure_caption", label=Markup(f"<b>{Markup.escape(label)}</b>"), caption=caption,
+        link=Markup(f'<a class="fig-link" data-figure-link href="{Markup.escape(picture.lab_url(lang))}">'
+                    f"{Markup.escape(link)}</a>"))
     return Markup(
         f'<figure class="tut-figure" id="fig-{number}" data-figure="{picture.kind}" data-chart="{picture.chart}" '
-        f'data-query="{Markup.escape(picture.query)}">{art}<figcaption><b>{Markup.escape(label)}</b> {caption} '
-        f'<a class="fig-link" data-figure-link href="{Markup.escape(picture.lab_url(lang))}">{Markup.escape(link)}</a>'
-        f"</figcaption></figure>")
+        f'data-query="{Markup.escape(picture.query)}">{art}<figcaption>{figcaption}</figcaption></figure>')
 
 
 def _take_pictures(markdown_text: str) -> tuple[str, list[Picture]]:

@@ -85,7 +85,7 @@ def fmt_params_b(b: float) -> str:
 COUNTED_EN = {
     "epochs": ("epoch", "epochs"), "steps": ("step", "steps"), "replicas": ("replica", "replicas"),
     "waves": ("wave", "waves"), "passes": ("pass", "passes"), "engines": ("engine", "engines"),
-    "rollout_engines": ("rollout engine", "rollout engines"),
+    "rollout_engines": ("rollout engine", "rollout engines"), "evals": ("eval", "evals"),
 }
 
 
@@ -108,7 +108,7 @@ def spec_formatters(lang: str) -> dict[str, object]:
         "dur": lambda v: fmt_duration(float(v), lang),
         "hdur": lambda v: fmt_duration(3600 * float(v), lang),  # a duration given in hours
         "gb": lambda v: fmt_gb(float(v)),
-        "pct": lambda v: f"{v:.0f}%",
+        "pct": lambda v: f"{v:,.0f}%",  # 4218 % → "4,218%": the locale's separators, as {x:n} writes them
         "b": lambda v: fmt_params_b(float(v)),
         "g3": lambda v: sig(float(v), 3),
         "gpus": lambda v: fmt_gpus(round(v), lang),

@@ -34,15 +34,16 @@ GPU_COUNTS: tuple[int, ...] = tuple(int(g) for g in NUMBER_SPECS["gpus"].ladder)
 @dataclass(frozen=True, slots=True)
 class GpuPoint:
     """One step on ``gpus`` GPUs: its phases in seconds (wall clock; under separate placement phases overlap, so
-    they need not add up to ``total_s``)."""
+    they need not add up to ``total_s``).  Where the models do not fit on ``gpus`` there is no step: every time
+    is None (the timing rule, ``stage_cost.timed_gpus``) and the chart shades the count."""
 
     gpus: int
-    generation_s: float
-    scoring_s: float
-    training_s: float
-    sync_s: float
-    total_s: float
-    tail_floor_s: float  # the longest response decoded alone: no GPU count makes generation shorter
+    generation_s: float | None
+    scoring_s: float | None
+    training_s: float | None
+    sync_s: float | None
+    total_s: float | None
+    tail_floor_s: float | None  # the longest response decoded alone: no GPU count makes generation shorter
     fits: bool
 
 
@@ -59,9 +60,12 @@ class GpuSweep:
 
 
 def _point(r: Result, gpus: int) -> GpuPoint:
+    if not r.memory.fits:  # r.step is then timed elsewhere (or nowhere): never drawn at this count
+        return GpuPoint(gpus=gpus, generation_s=None, scoring_s=None, training_s=None, sync_s=None, total_s=None,
+                        tail_floor_s=None, fits=False)
     s = r.step
     return GpuPoint(gpus=gpus, generation_s=s.generation_s, scoring_s=s.scoring_s, training_s=s.training_s,
-                    sync_s=s.sync_s, total_s=s.total_s, tail_floor_s=s.gen.tail_floor_s, fits=r.memory.fits)
+                    sync_s=s.sync_s, total_s=s.total_s, tail_floor_s=s.gen.tail_floor_s, fits=True)
 
 
 class _StepOnly(NamedTuple):
@@ -102,7 +106,9 @@ class StepPhases:
     phases: tuple[Phase, ...]
     total_s: float
     overlapped_s: float  # phase seconds run beside another phase (separate placement, or a step run ahead)
-    rl_loop: bool
+    rl_loop: bool        # an RL step to draw: a loop stage, and timed (some GPU count fits)
+    at_gpus: int = 0     # the step is timed on this many GPUs, the fewest that fit (0: the state's own)
+    untimed: bool = False  # an RL loop whose models fit on no GPU count up to 4,096: nothing to draw
 
 
 def step_phases(r: Result) -> StepPhases:
@@ -119,8 +125,10 @@ def step_phases(r: Result) -> StepPhases:
              ("sync", s.sync_s))
     phases = tuple(Phase(part, seconds) for part, seconds in parts if seconds > 0 or part == "gen")
     summed = sum(p.seconds for p in phases)
+    loop = r.stage in RL_LOOP_STAGES
     return StepPhases(phases=phases, total_s=s.total_s, overlapped_s=max(0.0, summed - s.total_s),
-                      rl_loop=r.stage in RL_LOOP_STAGES and s.total_s > 0)
+                      rl_loop=loop and r.timed and s.total_s > 0,
+                      at_gpus=r.timed_gpus if r.timed_elsewhere else 0, untimed=loop and not r.timed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,43 +4,22 @@ side has that the other does not, and what each phase and meter does between the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from app.model.inputs import WorkloadInputs
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES
+from app.model.evaluate import Result
+from app.model.inputs import GRPO_GROUP, METHOD_KL, WorkloadInputs, with_method
+from app.model.stages import NODE_IDS
 
-if TYPE_CHECKING:  # evaluate uses with_method: the Result type is for annotations only
-    from app.model.evaluate import Result
+# with_method, METHOD_KL and GRPO_GROUP live in inputs (an input transformation, which evaluate uses too: no import
+# cycle); they stay importable from here
+__all__ = ["DEFAULT_OTHER", "GRPO_GROUP", "METHOD_KL", "METHODS", "PAIRS", "ROW_IDS", "ROW_UNITS", "Row",
+           "counterpart", "node_diff", "phase_rows", "with_method"]
 
 METHODS = ("ppo", "grpo", "dpo")
-
-# The KL coefficient each method starts from when the compare view switches to it: InstructGPT's β = 0.02 for PPO
-# (arXiv 2203.02155 App. C.4), the DPO paper's β = 0.1 (arXiv 2305.18290 App. B), and GRPO's kl_loss_coef = 0.001,
-# verl's documented default (verl docs, "Group Relative Policy Optimization (GRPO)": actor.kl_loss_coef,
-# https://verl.readthedocs.io/en/latest/algo/grpo.html)
-METHOD_KL = {"ppo": 0.02, "grpo": 0.001, "dpo": 0.1}
-# Responses per prompt when switching to GRPO: the contract's default `group` (8). verl's GRPO page asks only for
-# rollout.n > 1; DeepSeekMath sampled 64 (arXiv 2402.03300 §4.2); 8 is a teaching assumption between the two.
-GRPO_GROUP = 8
 
 # The default pair: PPO → GRPO (the 2026 comparison), GRPO → PPO, DPO → PPO
 DEFAULT_OTHER = {"ppo": "grpo", "grpo": "ppo", "dpo": "ppo"}
 # The pairs the compare page offers, left → right
 PAIRS: tuple[tuple[str, str], ...] = (("ppo", "grpo"), ("ppo", "dpo"), ("grpo", "dpo"))
-
-
-def with_method(inputs: WorkloadInputs, method: str) -> WorkloadInputs:
-    """The same workload under ``method``, with that method's usual KL coefficient (and under GRPO its usual
-    group); the walkthrough step is dropped.
-
-    >>> x = with_method(WorkloadInputs(method="ppo"), "grpo")
-    >>> x.method, x.kl, x.group
-    ('grpo', 0.001, 8)
-    """
-    update: dict[str, object] = {"method": method, "kl": METHOD_KL[method], "step": None}
-    if method == "grpo":
-        update["group"] = GRPO_GROUP
-    return inputs.model_copy(update=update)
 
 
 def counterpart(inputs: WorkloadInputs) -> WorkloadInputs:
@@ -80,31 +59,20 @@ class Row:
 
 
 def _phase_rows(r: Result) -> dict[str, float | None]:
-    """Seconds per step of each phase, memory of the fullest GPU, the fewest GPUs that fit, and one pass over the
-    data (``result.run``): steps, wall clock and GPU-hours.
-
-    An RL step has generation, scoring, training and sync; a DPO step has no generation and no sync (its scoring
-    is the reference's forward, its training the policy's, per 64-pair batch); before the loop (SFT, RM) there is
-    no step."""
-    if r.stage in RL_LOOP_STAGES:
-        s = r.step
-        return {"generation_s": s.generation_s, "scoring_s": s.scoring_s, "training_s": s.training_s,
-                "sync_s": s.sync_s, "step_s": s.total_s, "memory_gb": r.memory.peak_per_gpu_gb,
-                "states_gb": r.memory.total_gb, "min_gpus": r.memory.min_gpus, "run_steps": r.run.steps,
-                "run_s": 3600 * r.run.hours, "gpu_hours": r.run.gpu_hours}
-    if r.stage == "dpo":
-        d = r.dpo
-        return {"generation_s": None, "scoring_s": d.reference_step_s, "training_s": d.step_s - d.reference_step_s,
-                "sync_s": None, "step_s": d.step_s, "memory_gb": d.per_gpu_gb + d.activation_gb,
-                "states_gb": d.total_gb, "min_gpus": d.min_gpus, "run_steps": r.run.steps,
-                "run_s": 3600 * r.run.hours, "gpu_hours": r.run.gpu_hours}
-    a = r.meters["train_memory"].figure_args
-    return {"generation_s": None, "scoring_s": None, "training_s": None, "sync_s": None, "step_s": None,
-            "memory_gb": a["per_gpu_gb"], "states_gb": a["total_gb"], "min_gpus": a["min_gpus"] or None,
-            "run_steps": None, "run_s": None, "gpu_hours": None}
+    """Seconds per step of each phase, memory of the fullest GPU, the fewest GPUs that fit (the stage's
+    ``StageCost``: an RL step, DPO's per 64-pair batch, none before the loop or when no step is timed), and one
+    pass over the data (``result.run``): steps, wall clock and GPU-hours."""
+    c, run = r.cost, r.run
+    has_run = run is not None and c.step_s is not None
+    return {"generation_s": c.generation_s, "scoring_s": c.scoring_s, "training_s": c.training_s,
+            "sync_s": c.sync_s, "step_s": c.step_s, "timed_gpus": c.timed_gpus if c.step_s is not None else None,
+            "memory_gb": c.per_gpu_gb, "states_gb": c.total_gb,
+            "min_gpus": c.min_gpus or None, "run_steps": run.steps if has_run else None,
+            "run_s": 3600 * run.hours if has_run else None, "gpu_hours": run.gpu_hours if has_run else None}
 
 
 ROW_UNITS = {"generation_s": "dur", "scoring_s": "dur", "training_s": "dur", "sync_s": "dur", "step_s": "dur",
+             "timed_gpus": "gpus",
              "memory_gb": "gb", "states_gb": "gb", "min_gpus": "gpus", "run_steps": "n", "run_s": "dur",
              "gpu_hours": "g3"}
 ROW_IDS = tuple(ROW_UNITS)
@@ -113,4 +81,4 @@ ROW_IDS = tuple(ROW_UNITS)
 def phase_rows(a: Result, b: Result) -> tuple[Row, ...]:
     """What each phase and the memory and the run do between ``a`` and ``b`` (rows in ``ROW_IDS`` order)."""
     fa, fb = _phase_rows(a), _phase_rows(b)
-    return tuple(Row(k, fa[k], fb[k], ROW_UNITS[k]) for k in ROW_IDS)
+    return tuple(Row(id=k, a=fa[k], b=fb[k], unit=ROW_UNITS[k]) for k in ROW_IDS)

@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, GPUS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
 from app.model.physics.step import equal_gpu_steps
-from app.model.stages import RL_LOOP_STAGES
 
 DECISION_IDS = (
     "sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training", "kl_control", "eval_gating",
@@ -29,14 +28,20 @@ class Decision(NamedTuple):
     args: dict          # the catalogue text's arguments
 
 
-def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) -> dict[str, Decision]:
-    """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results."""
+def decide(*, inputs, meters: dict, step, memory, dpo, gated: bool, cost, timed_gpus: int | None, run=None,
+           stage: str = "") -> dict[str, Decision]:
+    """One Decision per card. ``meters`` maps meter id → Meter; ``step``, ``memory``, ``dpo`` are physics results;
+    ``cost`` the stage's ``StageCost`` (what trains, its memory, fit and fewest GPUs: no card switches on the stage
+    itself; ``stage`` is kept for callers that pass it); ``timed_gpus`` the GPU count ``step`` is
+    timed on (``stage_cost.timed_gpus``: None when no count fits, and then no card quotes a time); ``run`` the
+    whole run (None when no step is timed)."""
     i = inputs
-    rl_loop = stage in RL_LOOP_STAGES
+    rl_loop, is_dpo = cost.online, cost.dpo  # the stage's kind, decided once (stage_cost.loop_of)
+    timed = timed_gpus is not None
     out: dict[str, Decision] = {}
 
     def put(id_: str, state: str, reason: str, **args) -> None:
-        out[id_] = Decision(id_, state, f"decision.{id_}.{reason}", args)
+        out[id_] = Decision(id=id_, state=state, reason=f"decision.{id_}.{reason}", args=args)
 
     # SFT vs preference data
     if i.demos == 0:
@@ -55,10 +60,10 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         put("rm_vs_dpo", "trade_off", "verifier", rollouts=i.rollouts, rm_b=i.rm_b)
     elif i.pairs == 0:
         put("rm_vs_dpo", "not_yet", "no_pairs")
-    elif stage == "dpo":
-        # a DPO state's step and memory are the same workload's under PPO (evaluate)
-        put("rm_vs_dpo", "trade_off", "dpo", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb, epoch_s=dpo.epoch_s,
-            ppo_step_s=step.total_s)
+    elif is_dpo:
+        # a DPO state's step and memory are the same workload's under PPO (evaluate), timed where PPO fits
+        put("rm_vs_dpo", "trade_off", "dpo" if timed else "dpo_ppo_nofit", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb,
+            epoch_s=dpo.epoch_s, ppo_step_s=step.total_s if timed else None, ppo_gpus=timed_gpus)
     elif i.rollouts == 0:
         put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
     elif i.method == "grpo" and i.kl > 0:
@@ -72,18 +77,22 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
 
     # Rollout-generation throughput: the engine (vLLM vs HF generate), the layout, the longest response
     if not rl_loop:
-        put("rollout_throughput", "not_yet", "dpo" if stage == "dpo" else "no_rollouts")
+        put("rollout_throughput", "not_yet", "dpo" if is_dpo else "no_rollouts")
     else:
         lvl = meters["rollout_load"].level
         g = step.gen
         args = dict(seconds=step.generation_s, share=step.generation_share * 100, tp=g.tensor_parallel,
-                    replicas=g.replicas, batch=g.batch, tokens_per_s=g.tokens_per_s,
+                    replicas=g.replicas, engine_gpus=g.engine_gpus, pp=g.pipeline, batch=g.batch, tokens_per_s=g.tokens_per_s,
                     step_ms=g.decode_step_s * 1000, gather_ms=g.gather_s * 1000, tail_s=step.tail_s,
                     tail_pct=step.tail_share * 100, peak_gb=memory.peak_per_gpu_gb)
         whole = step.generation_is_whole  # asynchronous: the step is generation
-        if not memory.fits:
-            # the model states do not fit: the engine is left a batch of one, so its speed is not the problem
-            put("rollout_throughput", "needed", "nofit", **args)
+        if not memory.fits and not timed:
+            # no count fits: there is no step, and the engine's speed is not the problem
+            put("rollout_throughput", "needed", "nofit_never", peak_gb=memory.peak_per_gpu_gb)
+        elif not memory.fits:
+            # the model states do not fit: first make them fit; the generation figures are those of the fewest GPUs
+            # that fit (the step is timed there)
+            put("rollout_throughput", "needed", "nofit", **args, min_gpus=timed_gpus)
         elif i.engine == "hf":
             # HF generate all-gathers ZeRO-3-sharded weights only inside a sharded trainer: under separate placement
             # the generation GPUs hold whole weights, and one colocated GPU has nothing to gather
@@ -104,13 +113,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # colocated, every phase already runs on every GPU: there is no split to move GPUs across
             put("rollout_throughput", "trade_off", "ok_colocated" if i.placement == "colocated" else "ok", **args)
 
-    # Distributed policy training: sharding, offload, LoRA
-    need_gb, need_min, fits = (dpo.per_gpu_gb * i.gpus, dpo.min_gpus, dpo.fits) if stage == "dpo" else (
-        memory.total_gb, memory.min_gpus, memory.fits)
-    if stage in ("sft_only", "reward_model"):
-        need_gb = max(i.policy_b, i.rm_b if stage == "reward_model" else 0) * TRAIN_BYTES_PER_PARAM
-        need_min = math.ceil(need_gb / memory.usable_gb - 1e-9)  # ZeRO-3 shards the states evenly
-        fits = need_gb / i.gpus <= memory.usable_gb
+    # Distributed policy training: sharding, offload, LoRA (the stage's memory: ``StageCost``)
+    need_gb, need_min, fits = cost.total_gb, cost.min_gpus, cost.fits
     args = dict(total_gb=need_gb, gpus=i.gpus, per_gpu_gb=need_gb / i.gpus, usable_gb=memory.usable_gb,
                 min_gpus=need_min or 0, host_gb=memory.host_gb, activation_gb=memory.activation_gb + memory.logits_gb)
     relieved = i.offload == "optimizer" or i.tuning == "lora"
@@ -129,19 +133,20 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
         put("distributed_training", "not_yet", "single", **args)
 
     # KL / reference control
-    if not (rl_loop or stage == "dpo"):
+    if not cost.trains:
         put("kl_control", "not_yet", "no_loop")
     else:
         lvl = meters["kl_risk"].level
         args = dict(kl=i.kl, epochs=i.epochs, ref_gb=memory.models.reference_gb)
         grpo = rl_loop and i.method == "grpo"
+        dpo_unit = "_dpo" if is_dpo else ""  # DPO passes over its pairs (过 N 遍), it has no PPO epochs
         if grpo:
             args.update(verl_kl=KL_REFERENCE_GRPO, deepseekmath_kl=DEEPSEEKMATH_KL, ratio=i.kl / KL_REFERENCE_GRPO)
         if rl_loop and i.kl == 0:
             put("kl_control", "trade_off" if i.reward == "verifier" else "needed",
                 "no_kl_verifier" if i.reward == "verifier" else ("no_kl_grpo" if grpo else "no_kl"), **args)
         elif lvl == "hot":
-            put("kl_control", "needed", "hot", **args)
+            put("kl_control", "needed", "hot" + dpo_unit, **args)
         elif i.kl >= 0.5:
             put("kl_control", "trade_off", "too_strong", **args)
         elif grpo:
@@ -151,17 +156,28 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
             # the badge follows the meter: a loose constraint (warn) is a trade-off, not "worth doing"
             put("kl_control", "useful" if reason != "grpo_high" and lvl != "warn" else "trade_off", reason, **args)
         else:
-            put("kl_control", "trade_off" if lvl == "warn" else "useful", "warn" if lvl == "warn" else "ok", **args)
+            put("kl_control", "trade_off" if lvl == "warn" else "useful", ("warn" if lvl == "warn" else "ok") + dpo_unit,
+                **args)
 
     # Eval + safety gating
-    if not (rl_loop or stage == "dpo"):
+    if not cost.trains:
         put("eval_gating", "not_yet", "offline")
     else:
         lvl = meters["eval_need"].level
         args = dict(eval_every=i.eval_every, samples=meters["eval_need"].figure_args.get("samples", 0),
-                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS)
-        unit = "_dpo" if stage == "dpo" else ""  # DPO trains on preference pairs, not rollouts
-        if gated:
+                    hours=meters["eval_need"].figure_args.get("hours", 0), gate_every=EVAL_GATE_MAX_STEPS,
+                    evals=run.evals if run else 0, run_steps=run.steps if run else 0,
+                    run_hours=run.hours if run else 0.0)
+        unit = "_dpo" if is_dpo else ""  # DPO trains on preference pairs, not rollouts
+        if rl_loop and not timed:
+            # no count fits: how long the steps between two evals take has no answer
+            state = "useful" if gated else "needed" if lvl == "hot" else "useful" if lvl == "warn" else "trade_off"
+            put("eval_gating", state, "nofit", **args)
+        elif run is not None and run.steps > 0 and run.evals == 0:
+            # the run ends before its first eval (default: every 100 steps, a 61-step run): not "eval every 100
+            # steps, 3.8 h apart" as if an eval came, but that none does
+            put("eval_gating", "needed", "none_in_run" + unit, **args)
+        elif gated:
             put("eval_gating", "useful", "gated" + unit, **args)
         elif lvl == "hot":
             put("eval_gating", "needed", "hot" + unit, **args)
@@ -174,8 +190,8 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     if not rl_loop:
         put("critic_vs_group", "not_yet", "no_loop")
     elif i.method == "ppo":
-        put("critic_vs_group", "trade_off", "critic", critic_gb=memory.models.critic_gb, rm_b=i.rm_b,
-            training_s=step.training_s, group=i.group)
+        put("critic_vs_group", "trade_off", "critic" if timed else "critic_nofit", critic_gb=memory.models.critic_gb,
+            rm_b=i.rm_b, training_s=step.training_s if timed else None, group=i.group)
     elif i.group == 1:
         put("critic_vs_group", "needed", "group_one", rollouts=i.rollouts)
     elif i.rollouts < i.group:
@@ -187,12 +203,15 @@ def decide(*, inputs, stage: str, meters: dict, step, memory, dpo, gated: bool) 
     # On-policy or k steps stale
     if not rl_loop:
         put("sync_vs_async", "not_yet", "no_loop")
+    elif not timed:
+        put("sync_vs_async", "not_yet", "nofit", staleness=i.staleness)
     else:
         # the equal-GPU comparison: the same GPUs colocated and synchronous against async with partial rollouts
-        eq = equal_gpu_steps(i, GPUS[i.gpu], step)
+        # on the GPUs the step is timed on (the fewest that fit, when the state's own do not)
+        eq = equal_gpu_steps(i.model_copy(update={"gpus": timed_gpus}), GPUS[i.gpu], step)
         args = dict(generation_s=step.generation_s, rest_s=step.scoring_s + step.training_s, total_s=step.total_s,
                     sync_s=step.sync_step_s, saved_s=max(step.sync_step_s - step.total_s, 0.0), staleness=i.staleness,
-                    tail_s=step.tail_s, gpus=i.gpus, co_sync_s=eq.colocated_sync_s,
+                    tail_s=step.tail_s, gpus=timed_gpus, co_sync_s=eq.colocated_sync_s,
                     async_s=eq.async_s if math.isfinite(eq.async_s) else eq.colocated_sync_s,
                     speedup=eq.colocated_sync_s / eq.async_s if eq.async_s > 0 else 1.0)
         if i.staleness:

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.model.assumptions import DPO_BATCH_PAIRS, GPUS
-from app.model.compare import with_method
 from app.model.decisions import Decision, decide
-from app.model.inputs import WorkloadInputs, effective
+from app.model.inputs import WorkloadInputs, effective, with_method
 from app.model.meters import Meter, eval_need, kl_risk, rollout_load, scoring_load
 from app.model.physics.memory import Lane
 from app.model.physics.offline import Dpo, Run, Stages, dpo, dpo_run, offline_stages, rl_run
@@ -16,9 +15,16 @@ from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
 from app.model.reasons import Reason, reasons
-from app.model.stage_cost import fit_remedies, stage_lanes, stage_memory_meter
+from app.model.stage_cost import (
+    StageCost,
+    fit_remedies,
+    loop_of,
+    stage_cost,
+    stage_lanes,
+    stage_memory_meter,
+    timed_gpus,
+)
 from app.model.stages import (
-    RL_LOOP_STAGES,
     EdgeState,
     NodeState,
     active_nodes,
@@ -40,14 +46,28 @@ class Result(NamedTuple):
     edges: tuple[EdgeState, ...]
     bottleneck: str
     decisions: dict[str, Decision]
-    step: Step                # one RL step; in a DPO state, of the same workload under PPO (see evaluate)
-    memory: Memory            # the RL loop's memory; likewise
+    step: Step                # one RL step, on timed_gpus GPUs; in a DPO state, of the same workload under PPO
+    memory: Memory            # the RL loop's memory on the GPUs given; likewise
     dpo: Dpo
     offline: Stages
     reasons: tuple[Reason, ...]
-    run: Run                  # one pass over the prompts (DPO: over the pairs): steps, hours, GPU-hours
+    run: Run | None           # one pass over the prompts (DPO: over the pairs): steps, hours, GPU-hours on
+    #                           timed_gpus; None when no step is timed
     step_at_min_gpus: Step | None = None  # the RL step at memory.min_gpus when it does not fit on the GPUs given
     fit_remedies: tuple[str, ...] = ()    # when no count up to 4,096 fits: the changes that would make it fit
+    timed_gpus: int | None = None  # the GPU count ``step`` is timed on: the state's own when its models fit, the
+    #                                fewest that fit when they do not, None when none up to 4,096 does (no time)
+    cost: StageCost | None = None  # the stage's memory, fit and step by phase (``stage_cost``)
+
+    @property
+    def timed(self) -> bool:
+        """Whether the RL step has a time to show: some GPU count up to 4,096 fits (``timed_gpus``)."""
+        return self.timed_gpus is not None
+
+    @property
+    def timed_elsewhere(self) -> bool:
+        """The step's times are at the fewest GPUs that fit, not the GPUs given: each says "at N GPUs"."""
+        return self.timed_gpus is not None and self.timed_gpus != self.inputs.gpus
 
     @property
     def memory_lanes(self) -> tuple[Lane, ...]:
@@ -57,55 +77,68 @@ class Result(NamedTuple):
 
 def evaluate(inputs: WorkloadInputs) -> Result:
     """Everything the page shows for ``inputs``.  A DPO state's RL figures (Result.step, .memory) are those of the
-    loop DPO replaces: the same workload under PPO (compare.with_method), so the DPO route is always set against a
-    loop with its critic and reward model.  A state that does not fit also carries the step at the fewest GPUs
-    that fit (``step_at_min_gpus``), or, when none up to 4,096 does, what would make it fit (``fit_remedies``)."""
+    loop DPO replaces: the same workload under PPO (``with_method``), so the DPO route is always set against a
+    loop with its critic and reward model.
+
+    The memory is that of the GPUs given; the step follows the timing rule (``stage_cost.timed_gpus``): on the
+    GPUs given when the models fit, on the fewest that fit when they do not (``timed_gpus``, also
+    ``step_at_min_gpus``), and, when none up to 4,096 does, nowhere (``timed`` is False; the step record is then the
+    one on the GPUs given, which no surface shows, and ``fit_remedies`` says what would make it fit)."""
     i = effective(inputs)
     gpu = GPUS[i.gpu]
     stage = stage_of(i)
-    rl_loop = stage in RL_LOOP_STAGES
-    is_dpo = stage == "dpo"
+    loop = loop_of(stage)  # what trains: rl | dpo | none (the stage switch's one home, stage_cost)
+    rl_loop, is_dpo = loop == "rl", loop == "dpo"
     rl = with_method(i, "ppo") if is_dpo else i
     w = workload(rl, gpu)
-    step = ppo_step(rl, gpu, w)
-    memory = ppo_memory(rl, gpu, step, w)
+    given = ppo_step(rl, gpu, w)
+    memory = ppo_memory(rl, gpu, given, w)
+    timed_at = timed_gpus(memory.fits, memory.min_gpus, i.gpus)
+    timed = timed_at is not None
+    at_min = None
+    if timed and timed_at != i.gpus:
+        at_min = ppo_step(effective(rl.model_copy(update={"gpus": timed_at})), gpu)
+    step = at_min or given
     dpo_cost = dpo(i, gpu)
     offline = offline_stages(i, gpu)
-    run = dpo_run(i, dpo_cost) if is_dpo else rl_run(i, step)
-    at_min = None
-    if rl_loop and not memory.fits and memory.min_gpus is not None and memory.min_gpus != i.gpus:
-        at_min = ppo_step(effective(rl.model_copy(update={"gpus": memory.min_gpus})), gpu)
-    remedies = fit_remedies(rl) if rl_loop and memory.min_gpus is None else ()
+    run = dpo_run(i, dpo_cost) if is_dpo else (
+        rl_run(i.model_copy(update={"gpus": timed_at}), step) if timed else None)
+    remedies = fit_remedies(rl) if rl_loop and not timed else ()
 
-    fits, mem_meter = stage_memory_meter(stage, i, gpu, memory, dpo_cost, offline)
+    cost = stage_cost(stage, i, gpu, memory, dpo_cost, offline, step, timed_at)
+    mem_meter = stage_memory_meter(cost, i, gpu)
+    at = timed_at if at_min is not None else None  # a time figure's label "at N GPUs", when not the state's own
     rollout = rollout_load(step.generation_s, step.generation_gpu_s, step.generation_share, rl_loop,
-                                  whole=step.generation_is_whole)
+                           whole=step.generation_is_whole, at_gpus=at, untimed=not timed)
     scoring = scoring_load(step.scoring_s, step.scoring_gpu_s, step.scoring_hidden_s, rl_loop,
-                                  dpo_reference_s=dpo_cost.reference_step_s if is_dpo else None,
-                                  hidden_any=step.scoring_hidden_any, hidden_all=step.scoring_hidden_all)
+                           dpo_reference_s=dpo_cost.reference_step_s if is_dpo else None,
+                           hidden_any=step.scoring_hidden_any, hidden_all=step.scoring_hidden_all,
+                           at_gpus=at, untimed=not timed)
     kl = kl_risk(i.epochs, i.kl, "dpo" if is_dpo else i.method, rl_loop or is_dpo,
-                        verifier=i.reward == "verifier" and not is_dpo)
+                 verifier=i.reward == "verifier" and not is_dpo)
     if is_dpo:
         samples = min(i.eval_every * DPO_BATCH_PAIRS, i.pairs * i.epochs)
         hours = i.eval_every * dpo_cost.step_s / 3600
     else:
         samples = i.eval_every * i.rollouts * i.epochs
-        hours = i.eval_every * step.total_s / 3600
-    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo)
+        hours = i.eval_every * step.total_s / 3600 if timed else None
+    ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=None if is_dpo else at,
+                   run=(run.steps, run.hours) if run is not None and run.steps > 0 and run.evals == 0 else None)
     meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s
-    bottleneck = bottleneck_node(stage, fits, step.generation_s, exposed_scoring, step.training_s)
+    bottleneck = bottleneck_node(stage, cost.fits, step.generation_s, exposed_scoring, step.training_s)
     active = active_nodes(i, stage)
-    nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, fits, bottleneck,
-                        tail_bound=step.tail_s > 0)
-    decisions = decide(inputs=i, stage=stage, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
-                       gated=is_gated(i))
+    nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, cost.fits, bottleneck,
+                        tail_bound=timed and step.tail_s > 0)
+    decisions = decide(inputs=i, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
+                       gated=is_gated(i), cost=cost, timed_gpus=timed_at, run=run)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,
-        reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies), run=run,
-        step_at_min_gpus=at_min, fit_remedies=remedies,
+        reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies,
+                        timed_gpus=timed_at),
+        run=run, step_at_min_gpus=at_min, fit_remedies=remedies, timed_gpus=timed_at, cost=cost,
     )
 
 

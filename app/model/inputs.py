@@ -237,7 +237,7 @@ class Notice:
     ``kind``: below_min, above_max, rounded, empty, invalid, unknown_choice, separate_needs_gpus,
     below_mean (response_max_tokens raised to the mean), arch_sets_size (a named arch's policy_b),
     shape_sets_size (the custom shape's policy_b), above_heads (kv_heads or experts_active lowered to the heads or
-    experts),
+    experts), shape_unused (a bad custom-shape field where no shape is used: another arch, or no layers),
     async_needs_separate (staleness switched placement), async_needs_gpus (staleness set to 0),
     dpo_needs_beta (DPO's β raised to 0.001)."""
 
@@ -249,7 +249,7 @@ class Notice:
 
 NOTICE_KINDS = ("below_min", "above_max", "rounded", "empty", "invalid", "unknown_choice", "separate_needs_gpus",
                 "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta",
-                "shape_sets_size", "above_heads")
+                "shape_sets_size", "above_heads", "shape_unused")
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
@@ -315,15 +315,24 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
             notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], used))
         if value is not None:
             values[spec.name] = value
+    shape_notices: list[Notice] = []
     for spec in SHAPE_NUMBERS:  # optional: an empty field (the form's unset ones) is absent, silently
         text = _text(query, spec.name)
         if not text:
             continue
         value, kind = _number(spec, text)
         if kind:
-            notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], "" if value is None else fmt_param(value)))
+            shape_notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], "" if value is None else fmt_param(value)))
         if value is not None:
             values[spec.name] = value
+    arch_text = _text(query, "arch")
+    if (arch_text if arch_text in ARCH_IDS else "custom") == "custom" and "layers" in values:
+        notices.extend(shape_notices)
+    else:
+        # a shape is used only with arch=custom and its layers given (``_between`` drops it otherwise): a field's
+        # notice must not name a value "used" that nothing uses; layers' own notice (no valid layers) stays
+        notices.extend(n if n.field == "layers" else Notice(n.field, "shape_unused", n.given, "")
+                       for n in shape_notices)
     for spec in CHOICES:
         text = _text(query, spec.name)
         if text is None:
@@ -461,3 +470,27 @@ def _shape_ok(i: WorkloadInputs) -> bool:
 
 _RULE_FIELDS = ("arch", "policy_b", "response_tokens", "response_max_tokens", "staleness", "gpus", "placement",
                 "method", "kl", *SHAPE_NAMES)
+
+
+# The KL coefficient each method starts from when the compare view switches to it: InstructGPT's β = 0.02 for PPO
+# (arXiv 2203.02155 App. C.4), the DPO paper's β = 0.1 (arXiv 2305.18290 App. B), and GRPO's kl_loss_coef = 0.001,
+# verl's documented default (verl docs, "Group Relative Policy Optimization (GRPO)": actor.kl_loss_coef,
+# https://verl.readthedocs.io/en/latest/algo/grpo.html)
+METHOD_KL = {"ppo": 0.02, "grpo": 0.001, "dpo": 0.1}
+# Responses per prompt when switching to GRPO: the contract's default `group` (8). verl's GRPO page asks only for
+# rollout.n > 1; DeepSeekMath sampled 64 (arXiv 2402.03300 §4.2); 8 is a teaching assumption between the two.
+GRPO_GROUP = 8
+
+
+def with_method(inputs: WorkloadInputs, method: str) -> WorkloadInputs:
+    """The same workload under ``method``, with that method's usual KL coefficient (and under GRPO its usual
+    group); the walkthrough step is dropped.
+
+    >>> x = with_method(WorkloadInputs(method="ppo"), "grpo")
+    >>> x.method, x.kl, x.group
+    ('grpo', 0.001, 8)
+    """
+    update: dict[str, object] = {"method": method, "kl": METHOD_KL[method], "step": None}
+    if method == "grpo":
+        update["group"] = GRPO_GROUP
+    return inputs.model_copy(update=update)

@@ -26,6 +26,10 @@ from app.model.assumptions import (
 )
 
 METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
+# A time meter's figure when no step is timed (the state fits on no GPU count up to 4,096: ``stage_cost``'s timing
+# rule): no seconds at all, the meter at 0.  Its short form beside the level says "does not fit".
+UNTIMED_FIGURE = "meter.time.figure_nofit"
+UNTIMED_FIGURES = (UNTIMED_FIGURE, "meter.eval_need.figure_nofit")
 
 
 class Meter(NamedTuple):
@@ -60,27 +64,38 @@ def level(value: float, warn: float = METER_WARN, hot: float = METER_HOT) -> str
 def _meter(id_: str, value: float, lvl: str | None, figure: str, figure_args: dict, formula: str,
            formula_args: dict) -> Meter:
     v = int(round(min(100.0, max(0.0, value))))
-    return Meter(id_, v, lvl or level(v), figure, figure_args, formula, formula_args)
+    return Meter(id=id_, value=v, level=lvl or level(v), figure=figure, figure_args=figure_args, formula=formula,
+                 formula_args=formula_args)
+
+
+def _at(args: dict, at_gpus: int | None) -> dict:
+    """A time figure's arguments, with the GPU count it was timed on when that is not the state's own (the
+    fewest that fit: ``stage_cost.timed_gpus``); the page labels the figure "at N GPUs"."""
+    return args if at_gpus is None else {**args, "at_gpus": at_gpus}
 
 
 def rollout_load(generation_s: float, generation_gpu_s: float, share: float, active: bool,
-                 whole: bool = False) -> Meter:
-    """Generation wall-clock seconds per PPO step on a log scale, 1 s → 0, 1 h → 100."""
+                 whole: bool = False, at_gpus: int | None = None, untimed: bool = False) -> Meter:
+    """Generation wall-clock seconds per PPO step on a log scale, 1 s → 0, 1 h → 100.  ``at_gpus``: the step was
+    timed on that many GPUs (the fewest that fit); ``untimed``: no count fits, so there is no step to time."""
     if not active:
         return _meter("rollout_load", 0, None, "meter.rollout_load.figure_none", {}, "meter.rollout_load.formula", {})
+    if untimed:
+        return _meter("rollout_load", 0, None, UNTIMED_FIGURE, {}, "meter.rollout_load.formula", {})
     # the step is generation when scoring and training hide behind it (``Step.generation_is_whole``): "100 % of the
     # step" would read as a bug, so the figure says the step is as long as generation
     figure = "meter.rollout_load.figure_all" if whole else "meter.rollout_load.figure"
     return _meter(
         "rollout_load", log_scale(generation_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
         figure,
-        {"seconds": generation_s, "gpu_seconds": generation_gpu_s, "share": share * 100},
+        _at({"seconds": generation_s, "gpu_seconds": generation_gpu_s, "share": share * 100}, at_gpus),
         "meter.time.formula", {"seconds": generation_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
     )
 
 
 def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active: bool,
-                 dpo_reference_s: float | None = None, hidden_any: bool = False, hidden_all: bool = False) -> Meter:
+                 dpo_reference_s: float | None = None, hidden_any: bool = False, hidden_all: bool = False,
+                 at_gpus: int | None = None, untimed: bool = False) -> Meter:
     """Scoring wall-clock seconds per PPO step (reward, reference, critic, old log-probs), same scale.
     Under DPO: the reference's log-probs for one DPO batch (64 pairs; computable once, before training)."""
     if dpo_reference_s is not None:
@@ -91,13 +106,15 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
         )
     if not active:
         return _meter("scoring_load", 0, None, "meter.scoring_load.figure_none", {}, "meter.scoring_load.formula", {})
+    if untimed:
+        return _meter("scoring_load", 0, None, UNTIMED_FIGURE, {}, "meter.scoring_load.formula", {})
     # what overlaps generation (``Step.scoring_hidden_any`` / ``scoring_hidden_all``): nothing (colocated: the
     # phases take turns), all of it, or a part
     figure = ("meter.scoring_load.figure_alone" if not hidden_any else
               "meter.scoring_load.figure_hidden_all" if hidden_all else "meter.scoring_load.figure")
     return _meter(
         "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
-        figure, {"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s},
+        figure, _at({"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s}, at_gpus),
         "meter.time.formula", {"seconds": scoring_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
     )
 
@@ -206,14 +223,24 @@ def kl_risk(epochs: int, kl: float, dpo: bool | str, active: bool, verifier: boo
                   formula, {"kl": kl, "epochs": epochs, "ref": ref, "pressure": x, "floor": floor})
 
 
-def eval_need(samples_between: float, hours_between: float, active: bool, dpo: bool) -> Meter:
+def eval_need(samples_between: float, hours_between: float | None, active: bool, dpo: bool,
+              at_gpus: int | None = None, run: tuple[int, float] | None = None) -> Meter:
     """Samples trained between evals (rollouts · epochs per PPO step, or 64 pairs per DPO step) on a log scale,
-    1,000 → 0, 1,000,000 → 100."""
+    1,000 → 0, 1,000,000 → 100.  ``hours_between`` None: no step is timed (nothing fits), so the figure gives no
+    hours; ``at_gpus``: the hours are at that many GPUs (the fewest that fit).  ``run`` (steps, hours) when the run
+    ends before its first eval: the figure says so, not "3.8 h between two evals" under a run of 2.3 h (the level is
+    the interval's, as before)."""
     if not active:
         return _meter("eval_need", 0, None, "meter.eval_need.figure_none", {}, "meter.eval_need.formula_none", {})
+    value = log_scale(samples_between, METER_EVAL_LOW, METER_EVAL_HIGH)
+    formula_args = {"samples": samples_between, "low": METER_EVAL_LOW, "high": METER_EVAL_HIGH}
+    if hours_between is None:
+        return _meter("eval_need", value, None, "meter.eval_need.figure_nofit", {"samples": samples_between},
+                      "meter.eval_need.formula", formula_args)
     return _meter(
-        "eval_need", log_scale(samples_between, METER_EVAL_LOW, METER_EVAL_HIGH), None,
-        "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",
-        {"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS},
+        "eval_need", value, None,
+        "meter.eval_need.figure_beyond_run" if run else "meter.eval_need.figure_dpo" if dpo else "meter.eval_need.figure",
+        _at({"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS,
+             **({"run_steps": run[0], "run_hours": run[1]} if run else {})}, at_gpus),
         "meter.eval_need.formula", {"samples": samples_between, "low": METER_EVAL_LOW, "high": METER_EVAL_HIGH},
     )

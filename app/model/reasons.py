@@ -10,7 +10,7 @@ from app.model.meters import Meter
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
-from app.model.stages import RL_LOOP_STAGES
+from app.model.stage_cost import loop_of
 
 
 class Reason(NamedTuple):
@@ -19,56 +19,73 @@ class Reason(NamedTuple):
 
 
 def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost: Dpo, offline: Stages, bottleneck: str,
-            mem_meter: Meter, at_min_gpus: Step | None = None, remedies: tuple[str, ...] = ()) -> tuple[Reason, ...]:
-    """Why the page looks as it does, most important first."""
+            mem_meter: Meter, at_min_gpus: Step | None = None, remedies: tuple[str, ...] = (),
+            timed_gpus: int | None = None) -> tuple[Reason, ...]:
+    """Why the page looks as it does, most important first.  ``step`` is timed on ``timed_gpus`` (the state's own
+    GPUs, or the fewest that fit: ``at_min_gpus`` is then the same step); with no count that fits (None) no reason
+    quotes a time."""
+    timed = timed_gpus is not None
     one = "_one" if i.gpus == 1 else ""  # one card: "this GPU", not "these GPUs" or "the fullest of 1"
-    out = [Reason(f"why.stage.{stage}", {"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
+    out = [Reason(key=f"why.stage.{stage}", args={"pairs": i.pairs, "rollouts": i.rollouts, "eval_every": i.eval_every,
                                           "demos": i.demos, "share": step.generation_share * 100})]
-    if stage in RL_LOOP_STAGES:
+    loop = loop_of(stage)  # the stage switch's one home (stage_cost)
+    if loop == "rl":
         # generation ahead of the step with everything else behind it: the step *is* generation (not "the 83 s step
         # spends 83 s (100 %) generating")
         whole = bottleneck == "rollout_gen" and step.generation_is_whole
-        # model states that do not fit: the bottleneck is memory, and the timings below it are only indicative (the
-        # engine is left a batch of one), not "policy update … generation 33 h (100 %)"
-        key = meters.nofit_reason(mem_meter, i.offload) if not memory.fits else (
-            "why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}")
-        out.append(Reason(key, {
-            "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
-            "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
-            "epochs": i.epochs, "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"],
-            "min_gpus": mem_meter.figure_args["min_gpus"]}))
+        # model states that do not fit: the bottleneck is memory (not "policy update … generation 33 h (100 %)"),
+        # and the step is the one where they first fit, or none
+        if not memory.fits:
+            out.append(Reason(key=meters.nofit_reason(mem_meter, i.offload), args={
+                "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"], "min_gpus": mem_meter.figure_args["min_gpus"],
+                "gpus": i.gpus}))
+        else:
+            key = "why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}"
+            out.append(Reason(key=key, args={
+                "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
+                "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
+                "epochs": i.epochs, "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"],
+                "min_gpus": mem_meter.figure_args["min_gpus"]}))
         if at_min_gpus is not None:
             # a state that does not fit is not timed as if it ran: the step where it first fits, labelled
-            out.append(Reason("why.fit.at_min_gpus", {
-                "min_gpus": memory.min_gpus, "total_s": at_min_gpus.total_s,
+            out.append(Reason(key="why.fit.at_min_gpus", args={
+                "min_gpus": timed_gpus, "total_s": at_min_gpus.total_s,
                 "generation_s": at_min_gpus.generation_s, "training_s": at_min_gpus.training_s}))
-        elif not memory.fits and memory.min_gpus is None:
-            out.extend(Reason(f"why.fit.remedy.{name}", {}) for name in remedies)
+        elif not timed:
+            out.extend(Reason(key=f"why.fit.remedy.{name}", args={}) for name in remedies)
             if not remedies:
-                out.append(Reason("why.fit.remedy.none", {}))
-        if i.placement == "separate":
-            out.append(Reason("why.placement.separate", {
+                out.append(Reason(key="why.fit.remedy.none", args={}))
+        if timed and i.placement == "separate":  # no step (nothing fits): no layout, sync or tail to explain
+            out.append(Reason(key="why.placement.separate", args={
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,
-                "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * i.gpus),
+                "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * timed_gpus),
                 "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))
-        else:
-            key = "why.placement.colocated" if i.engine == "vllm" else (
-                "why.placement.colocated_hf" if step.gen.gather_s > 0 else
+        elif timed:
+            g = step.gen
+            # an engine whose replicas span nodes (pp > 1) or leave GPUs over names its GPUs: not "128 GPUs …
+            # generation runs TP 8" beside an engine line of 3 replicas of TP 8 × PP 5 (120 GPUs)
+            every = g.engine_gpus == timed_gpus  # the engine's replicas fill every GPU (else some wait while it generates)
+            shape = "" if g.pipeline == 1 and every else "_engine_all" if every else "_engine"
+            key = f"why.placement.colocated{shape}" if i.engine == "vllm" else (
+                "why.placement.colocated_hf" if g.gather_s > 0 else
                 "why.placement.colocated_hf_unsharded")  # one GPU: nothing to all-gather
-            out.append(Reason(key, {
-                "gpus": i.gpus, "tp": step.gen.tensor_parallel, "batch": step.gen.batch, "sync_s": step.sync_s,
-                "gather_ms": step.gen.gather_s * 1000}))
-        if step.tail_s > 0:
-            out.append(Reason("why.tail", {"tail_s": step.tail_s, "generation_s": step.generation_s,
+            out.append(Reason(key=key, args={
+                "gpus": timed_gpus, "tp": g.tensor_parallel, "pp": g.pipeline, "replicas": g.replicas,
+                "engine_gpus": g.engine_gpus, "batch": g.batch, "sync_s": step.sync_s,
+                "gather_ms": g.gather_s * 1000}))
+        if timed and step.tail_s > 0:
+            # running ahead, each step's generation still drains to its own slowest sequence: not "a synchronous
+            # step waits" on a step that is not synchronous
+            out.append(Reason(key="why.tail_ahead" if i.staleness >= 1 else "why.tail", args={"tail_s": step.tail_s, "generation_s": step.generation_s,
                                            "longest": i.response_max_tokens, "mean": i.response_tokens,
                                            "share": step.tail_share * 100}))
-    elif stage == "dpo":
-        out.append(Reason("why.dpo.removes", {"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
+    elif loop == "dpo":
+        out.append(Reason(key="why.dpo.removes", args={"ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb,
                                               "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs}))
     elif stage == "reward_model":
-        out.append(Reason("why.offline.rm" + one, {"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b}))
+        out.append(Reason(key="why.offline.rm" + one, args={"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b}))
     else:
-        out.append(Reason("why.offline.sft" + one, {"sft_s": offline.sft_epoch_s, "demos": i.demos}))
+        out.append(Reason(key="why.offline.sft" + one, args={"sft_s": offline.sft_epoch_s, "demos": i.demos}))
     args = dict(mem_meter.figure_args)
-    out.append(Reason(meters.memory_reason(mem_meter, one=i.gpus == 1), args))
+    out.append(Reason(key=meters.memory_reason(mem_meter, one=i.gpus == 1), args=args))
     return tuple(out)

@@ -1,13 +1,19 @@
-"""The one per-stage switch: what the stage's memory is (lanes, meter, fit), and, when a loop fits on no GPU count,
-what would make it fit.
+"""The one per-stage switch: what the stage's memory is (lanes, meter, fit, the fewest GPUs), what its step costs by
+phase, on how many GPUs its times are taken, and, when a loop fits on no GPU count, what would make it fit.
 
 Stages (``stages.stage_of``): the RL loop's stages (``RL_LOOP_STAGES``) use the RL step's memory; ``dpo`` the DPO
 route's; ``sft_only`` and ``reward_model`` the states trained before the loop, ZeRO-3 over all G GPUs.
+
+The timing rule (``timed_gpus``), one decision for every surface: a state's RL step is timed on its own GPUs when
+its memory fits; when it does not, on the fewest GPUs that fit (``Memory.min_gpus``), and every time figure says
+so ("at N GPUs"); when no count up to 4,096 fits, no time figure exists at all (the page says "does not fit",
+the API's step is null).  A step computed on GPUs its models do not fit is never shown.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRACTION, GpuSpec
 from app.model.inputs import WorkloadInputs, effective
@@ -15,7 +21,7 @@ from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
 from app.model.physics.memory import Lane, lane
 from app.model.physics.offline import Dpo, Stages
-from app.model.physics.step import ppo_step
+from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
 from app.model.stages import RL_LOOP_STAGES
@@ -32,15 +38,104 @@ REMEDIES: tuple[tuple[str, dict[str, object]], ...] = (
 )
 
 
+def timed_gpus(fits: bool, min_gpus: int | None, gpus: int) -> int | None:
+    """The GPU count a state's RL step is timed on (the module's timing rule): its own when it fits, the fewest
+    that fit when it does not, None when none up to 4,096 does.
+
+    >>> timed_gpus(True, 8, 8), timed_gpus(False, 128, 8), timed_gpus(False, None, 8)
+    (8, 128, None)
+    """
+    if fits:
+        return gpus
+    return min_gpus
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StageCost:
+    """One state's cost in its stage, decided once: the memory the stage's meter reads (the fullest GPU, every
+    model's states, the fewest GPUs that fit) and its step by phase (None: the stage has no such phase, or no step
+    is timed because no GPU count fits).  The memory meter, the distributed-training card and the compare view
+    read it; none of them switches on the stage again."""
+
+    stage: str
+    loop: str                # what trains in this stage (``loop_of``): rl (an online RL loop) | dpo | none (SFT, RM)
+    per_gpu_gb: float        # the fullest GPU (RL: at its fullest phase, before the KV cache)
+    total_gb: float          # every trained and frozen model's states, all GPUs together
+    usable_gb: float
+    fits: bool
+    min_gpus: int | None     # the fewest GPUs that fit (None: none up to 4,096)
+    what: str                # the models counted (``meters.memory_what``; enum.what.<what>)
+    timed_gpus: int | None   # the GPU count the stage's step is timed on (``timed_gpus``)
+    generation_s: float | None = None
+    scoring_s: float | None = None
+    training_s: float | None = None
+    sync_s: float | None = None
+    step_s: float | None = None
+
+    @property
+    def online(self) -> bool:
+        """An online RL loop: rollouts are generated, scored and trained on every step."""
+        return self.loop == "rl"
+
+    @property
+    def dpo(self) -> bool:
+        return self.loop == "dpo"
+
+    @property
+    def trains(self) -> bool:
+        """A policy is being trained on preferences or rewards (RL or DPO): KL and eval gating apply."""
+        return self.loop != "none"
+
+
+def loop_of(stage: str) -> str:
+    """What trains in ``stage``: ``rl`` in the RL loop's stages, ``dpo``, or ``none`` before the loop (SFT, RM).
+
+    >>> loop_of("grpo"), loop_of("dpo"), loop_of("reward_model")
+    ('rl', 'dpo', 'none')
+    """
+    return "rl" if stage in RL_LOOP_STAGES else "dpo" if stage == "dpo" else "none"
+
+
+def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: Dpo, offline: Stages,
+               step: Step, rl_timed_gpus: int | None) -> StageCost:
+    """The stage's ``StageCost``: the RL loop's from the RL step (timed on ``rl_timed_gpus``, ``timed_gpus``); DPO's
+    from its route (per 64-pair batch: the reference's forward is its scoring, the policy's update its training;
+    no generation, no sync); before the loop (SFT, RM) the states alone, ZeRO-3 over G, and no step."""
+    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
+    loop = loop_of(stage)
+    if loop == "rl":
+        what = memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
+                           memory.models.reward_gb > 0)
+        timed = rl_timed_gpus is not None
+        return StageCost(
+            stage=stage, loop=loop, per_gpu_gb=memory.peak_per_gpu_gb, total_gb=memory.total_gb, usable_gb=usable,
+            fits=memory.fits, min_gpus=memory.min_gpus, what=what, timed_gpus=rl_timed_gpus,
+            generation_s=step.generation_s if timed else None, scoring_s=step.scoring_s if timed else None,
+            training_s=step.training_s if timed else None, sync_s=step.sync_s if timed else None,
+            step_s=step.total_s if timed else None)
+    if loop == "dpo":
+        return StageCost(
+            stage=stage, loop=loop, per_gpu_gb=d.per_gpu_gb + d.activation_gb + d.logits_gb, total_gb=d.total_gb,
+            usable_gb=usable, fits=d.fits, min_gpus=d.min_gpus, what="dpo", timed_gpus=i.gpus if d.fits else None,
+            **(dict(scoring_s=d.reference_step_s, training_s=d.step_s - d.reference_step_s, step_s=d.step_s)
+               if d.fits else {}))
+    per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
+    total = per_gpu * i.gpus
+    return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
+                     min_gpus=math.ceil(total / usable - 1e-9), what="rm" if stage == "reward_model" else "sft",
+                     timed_gpus=None)
+
+
 def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offline: Stages) -> tuple[Lane, ...]:
     """The memory lanes the page draws for ``stage``, GB per GPU and part: the RL step's lanes (``memory_lanes``);
     DPO's one lane (policy states, reference, activations, logits, ZeRO-3 over G); SFT's states (and the reward
     model's while it trains) before the loop."""
     usable = memory.usable_gb
     g = inputs.gpus
-    if stage in ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo"):
+    loop = loop_of(stage)
+    if loop == "rl":
         return memory.lanes
-    if stage == "dpo":
+    if loop == "dpo":
         reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
         return (lane("all", g, (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
                                 ("activations", d.activation_gb), ("logits", d.logits_gb)), usable, keep="actor"),)
@@ -50,24 +145,11 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
     return tuple(lanes)
 
 
-def stage_memory_meter(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: Dpo,
-                       offline: Stages) -> tuple[bool, Meter]:
-    """Whether the stage fits, and its memory meter: the RL step's fullest GPU (``Memory``), DPO's policy states
-    + reference + activations + logits, or before the loop SFT's (and the reward model's) states, ZeRO-3 over G."""
-    usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
-    if stage in RL_LOOP_STAGES:
-        what = memory_what("grpo" if i.method == "grpo" else "ppo", memory.models.reference_gb > 0,
-                                  memory.models.reward_gb > 0)
-        return memory.fits, train_memory(memory.peak_per_gpu_gb, usable, memory.total_gb, i.gpus,
-                                                gpu.memory_gb, memory.fits, memory.min_gpus, what)
-    if stage == "dpo":
-        return d.fits, train_memory(d.per_gpu_gb + d.activation_gb + d.logits_gb, usable, d.total_gb, i.gpus,
-                                           gpu.memory_gb, d.fits, d.min_gpus, "dpo")
-    per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
-    total = per_gpu * i.gpus
-    fits = per_gpu <= usable
-    return fits, train_memory(per_gpu, usable, total, i.gpus, gpu.memory_gb, fits,
-                                     math.ceil(total / usable - 1e-9), "rm" if stage == "reward_model" else "sft")
+def stage_memory_meter(cost: StageCost, i: WorkloadInputs, gpu: GpuSpec) -> Meter:
+    """The stage's memory meter, from its ``StageCost``: the RL step's fullest GPU, DPO's policy states + reference
+    + activations + logits, or before the loop SFT's (and the reward model's) states, ZeRO-3 over G."""
+    return train_memory(cost.per_gpu_gb, cost.usable_gb, cost.total_gb, i.gpus, gpu.memory_gb, cost.fits,
+                        cost.min_gpus, cost.what)
 
 
 def fit_remedies(inputs: WorkloadInputs) -> tuple[str, ...]:

@@ -47,6 +47,7 @@ EDGES: tuple[tuple[str, str, str, bool], ...] = (
     ("update_metrics", "policy_update", "metrics_log", True),
 )
 DPO_REMOVES = ("rm_trainer", "reward_model", "rollout_gen")
+MEMORY = "memory"  # the bottleneck when the stage's models do not fit: no node, the memory itself
 
 
 def stage_of(i: WorkloadInputs) -> str:
@@ -77,7 +78,7 @@ class NodeState:
 
     active: bool
     state: str  # ok | needed | warning | overloaded | inactive | removed
-    bottleneck: bool = False
+    bottleneck: bool = False  # the node that holds the step (never set when the bottleneck is memory)
     note: str = ""  # what the method changes here: actor_critic | actor_only | verifier | no_kl | tail ("" = none)
 
 
@@ -131,13 +132,16 @@ def edge_states(i: WorkloadInputs, stage: str, active: dict[str, bool]) -> tuple
 
 def bottleneck_node(stage: str, fits: bool, generation_s: float, exposed_scoring_s: float,
                     training_s: float) -> str:
-    """The node that limits the current stage: the trainer before the loop exists, policy update when the
-    models do not fit, otherwise the phase with the most exposed wall-clock time per step."""
+    """What limits the current stage: ``memory`` when the stage's models do not fit (no node is the bottleneck then:
+    the stage header, the why-panel and the diagram all say memory, and no node is flagged); the trainer before the
+    loop exists; DPO's policy update; otherwise the phase with the most exposed wall-clock time per step."""
+    if not fits:
+        return MEMORY
     if stage == "sft_only":
         return "sft_trainer"
     if stage == "reward_model":
         return "rm_trainer"
-    if stage == "dpo" or not fits:
+    if stage == "dpo":
         return "policy_update"
     phases = (("rollout_gen", generation_s), ("reward_model", exposed_scoring_s), ("policy_update", training_s))
     return max(phases, key=lambda p: p[1])[0]

@@ -73,7 +73,8 @@ class ReasonOut(BaseModel):
 
 
 class StepOut(BaseModel):
-    """One RL step, wall clock on the given GPUs."""
+    """One RL step, wall clock, on ``estimates.timed_gpus`` GPUs: the GPUs given when the models fit, the fewest
+    that fit when they do not (a step on GPUs its models do not fit is never given)."""
 
     generation_s: float
     scoring_s: float
@@ -92,8 +93,11 @@ class StepOut(BaseModel):
     staleness: int = Field(description="steps generation runs ahead (0: on-policy)")
     sync_step_s: float = Field(description="the same layout run synchronously (equals total_s when staleness = 0)")
     prompts_per_step: float = Field(description="rollouts / group (GRPO), rollouts otherwise")
-    gpu_groups: GpuLayout = Field(description="the chosen layout: GPUs per role, the engine's tensor parallel and "
-                                              "replicas, and the fixed ½ / ¼ / ¼ split's step it was compared with")
+    gpu_groups: GpuLayout = Field(description=(
+        "the layout the step runs on: GPUs per role (colocated: every role on all GPUs; separate, on-policy or run "
+        "ahead: the split the model searches for the shortest step among those that fit, searched = true when it "
+        "beats the fixed one), the engine's tensor parallel (within a node), pipeline stages and replicas, and "
+        "fixed_step_s: the step on OpenRLHF's fixed split (training ½, generation ¼, scoring ¼)"))
     generation_engine: Generation
     training_layout: TrainingLayoutRecord | None = Field(
         None, description="the trainer's layout: fsdp | megatron, TP × PP × EP × CP, data-parallel sizes, GB per GPU")
@@ -142,14 +146,19 @@ class OfflineOut(BaseModel):
 
 
 class EstimatesOut(BaseModel):
-    step: StepOut
+    step: StepOut | None = Field(description=(
+        "one RL step, timed on timed_gpus GPUs: the GPUs given when memory.fits, else the fewest that fit (then it "
+        "equals step_at_min_gpus); null when no GPU count up to 4,096 fits (fit_remedies says what would)"))
+    timed_gpus: int | None = Field(None, description=(
+        "the GPU count step and run are timed on: inputs.gpus when memory.fits, memory.min_gpus when not, null "
+        "when no count up to 4,096 fits"))
     memory: MemoryOut
     step_at_min_gpus: StepOut | None = Field(
         None, description="when the state does not fit: the RL step at memory.min_gpus GPUs (labelled as such)")
     fit_remedies: list[str] = Field(
         default_factory=list, description="when no count up to 4,096 fits: the changes that each make it fit")
-    run: Run = Field(description="one pass over the prompts (DPO: over the pairs, epochs times): steps, hours, "
-                                 "GPU-hours")
+    run: Run | None = Field(description="one pass over the prompts (DPO: over the pairs, epochs times): steps, "
+                                        "hours, GPU-hours on timed_gpus GPUs; null when no step is timed")
     dpo: Dpo
     sft: OfflineOut
     reward_model: OfflineOut
@@ -160,7 +169,8 @@ class EvaluateOut(BaseModel):
 
     inputs: WorkloadInputs = Field(description="the normalised parameters")
     stage: str
-    bottleneck: str = Field(description="the node that limits the step")
+    bottleneck: str = Field(description="the node that limits the step, or memory when the state does not fit "
+                                        "(then no node is flagged)")
     meters: dict[str, MeterOut]
     nodes: dict[str, NodeOut]
     edges: dict[str, EdgeOut]
@@ -181,7 +191,7 @@ def step_out(s: StepRecord) -> StepOut:
 
 
 def evaluate_out(r: Result) -> EvaluateOut:
-    s, m, o = r.step, r.memory, r.offline
+    s, m, o = r.step, r.memory, r.offline  # the step on timed_gpus (Result.timed: False → null)
     return EvaluateOut(
         inputs=r.inputs, stage=r.stage, bottleneck=r.bottleneck,
         meters={k: MeterOut(value=v.value, level=v.level, figure=v.figure, figure_args=v.figure_args,
@@ -192,7 +202,8 @@ def evaluate_out(r: Result) -> EvaluateOut:
         decisions={k: DecisionOut(state=d.state, reason=d.reason, args=d.args) for k, d in r.decisions.items()},
         reasons=[ReasonOut(key=x.key, args=x.args) for x in r.reasons],
         estimates=EstimatesOut(
-            step=step_out(s),
+            step=step_out(s) if r.timed else None,
+            timed_gpus=r.timed_gpus,
             step_at_min_gpus=step_out(r.step_at_min_gpus) if r.step_at_min_gpus else None,
             fit_remedies=list(r.fit_remedies),
             memory=MemoryOut(
@@ -206,7 +217,7 @@ def evaluate_out(r: Result) -> EvaluateOut:
                        for x in r.memory_lanes],
                 models=m.models._asdict(), host_gb_per_node=m.host_gb_per_node, wake_peak_gb=m.wake_peak_gb,
                 engine_fits=m.engine_fits),
-            run=r.run._asdict(),
+            run=r.run._asdict() if r.run is not None else None,
             dpo=r.dpo._asdict(),
             sft=OfflineOut(epoch_s=o.sft_epoch_s, per_gpu_gb=o.sft_per_gpu_gb),
             reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),

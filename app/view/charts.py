@@ -61,7 +61,7 @@ class StepChartVM:
     marker_x: float
     marker_y: float
     current_gpus: int
-    current_s: float
+    current_s: float    # the step at the current count (0 when it does not fit there: no dot, no time)
     fits: bool
     fitting_from: int | None
     rows: tuple[series.GpuPoint, ...]  # the table
@@ -112,8 +112,11 @@ def step_chart(r: Result) -> StepChartVM:
                            x_ticks=(), y_ticks=(), marker_x=0.0, marker_y=0.0, current_gpus=sweep.current,
                            current_s=r.step.total_s, fits=r.memory.fits, fitting_from=None, rows=())
     x = _log_axis(pts[0].gpus, pts[-1].gpus, STEP_LEFT, STEP_RIGHT)
-    values = [v for p in pts for v in (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.tail_floor_s)
-              if v > 0] + ([r.step.total_s] if r.step.total_s > 0 else [])
+    # only the counts that fit have a step (the timing rule): the lines run over those, the others are shaded
+    fit = [p for p in pts if p.fits]
+    current_s = r.step.total_s if r.memory.fits else 0.0
+    values = [v for p in fit for v in (p.total_s, p.generation_s, p.scoring_s, p.training_s, p.tail_floor_s)
+              if v > 0] + ([current_s] if current_s > 0 else [])
     lo = min(values, default=1.0)
     hi = max(values, default=10.0)
     lo = max(min(t for t in SECOND_TICKS if t <= lo * 1.0001) if lo >= SECOND_TICKS[0] else lo, 1e-3)
@@ -122,7 +125,7 @@ def step_chart(r: Result) -> StepChartVM:
     xs = [x(p.gpus) for p in pts]
 
     def line(field: str) -> str:
-        return _points(xs, [y(getattr(p, field)) for p in pts])
+        return _points([x(p.gpus) for p in fit], [y(getattr(p, field)) for p in fit])
 
     # shade each run of GPU counts that does not fit, from halfway to its neighbours (in log space)
     edges = [STEP_LEFT] + [_round((a + b) / 2) for a, b in zip(xs, xs[1:], strict=False)] + [STEP_RIGHT]
@@ -134,13 +137,12 @@ def step_chart(r: Result) -> StepChartVM:
             unfit[-1] = Band(unfit[-1].x, _round(edges[k + 1] - unfit[-1].x))
         else:
             unfit.append(Band(edges[k], _round(edges[k + 1] - edges[k])))
-    current_s = r.step.total_s
     return StepChartVM(
-        rl_loop=sweep.rl_loop and current_s > 0,
+        rl_loop=sweep.rl_loop and (current_s > 0 or not r.memory.fits),
         total=line("total_s"), generation=line("generation_s"), scoring=line("scoring_s"),
         training=line("training_s"), floor=line("tail_floor_s"), unfit=tuple(unfit),
         x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
-        y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)),
+        y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)) if fit else (),  # no step: no scale
         marker_x=x(min(max(sweep.current, pts[0].gpus), pts[-1].gpus)), marker_y=y(current_s) if current_s > 0 else STEP_BOTTOM,
         current_gpus=sweep.current, current_s=current_s, fits=r.memory.fits, fitting_from=sweep.fitting_from,
         rows=pts)
@@ -198,6 +200,8 @@ class PhasesChartVM:
     rl_loop: bool
     bars: tuple[Bar, ...]
     total: Bar            # the step's wall clock
+    at_gpus: int          # the step is timed on this many GPUs, the fewest that fit (0: the state's own)
+    untimed: bool         # an RL loop that fits on no GPU count: no step to draw (chart.phases.nofit)
     overlapped_s: float   # seconds run in parallel (the phases' sum minus the step)
     x_ticks: tuple[Tick, ...]
     height: int
@@ -245,7 +249,8 @@ def phases_chart(r: Result) -> PhasesChartVM:
     bars = tuple(Bar(ph.part, 8 + k * BAR_ROW, BAR_LEFT, _round(ph.seconds / scale * span), ph.seconds)
                  for k, ph in enumerate(p.phases))
     total = Bar("total", 8 + len(bars) * BAR_ROW + 6, BAR_LEFT, _round(p.total_s / scale * span), p.total_s)
-    return PhasesChartVM(rl_loop=p.rl_loop, bars=bars, total=total, overlapped_s=p.overlapped_s,
+    return PhasesChartVM(rl_loop=p.rl_loop, bars=bars, total=total, at_gpus=p.at_gpus, untimed=p.untimed,
+                         overlapped_s=p.overlapped_s,
                          x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=int(total.y + BAR_ROW + 20))
 
 
@@ -282,7 +287,7 @@ class MemoryChartVM:
     usable_gb: float
     gpu_gb: float
     fits: bool
-    dpo: bool           # DPO has no actor: its trained model is named the policy
+    dpo: bool           # DPO and GRPO have no actor (no critic beside it): the trained model is named the policy
     x_ticks: tuple[Tick, ...]
     height: int
     width: int = BAR_W
@@ -322,7 +327,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
     return MemoryChartVM(
         lanes=tuple(lanes), usable_x=_round(BAR_LEFT + m.usable_gb / scale * span),
         cap_x=_round(BAR_LEFT + m.gpu_gb / scale * span), usable_gb=m.usable_gb, gpu_gb=m.gpu_gb, fits=m.fits,
-        dpo=r.stage == "dpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
+        dpo=r.stage == "dpo" or r.inputs.method == "grpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
 
 
 __all__ = ["MemoryChartVM", "PhasesChartVM", "StepChartVM", "memory_chart", "phases_chart", "step_chart"]

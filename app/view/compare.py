@@ -25,7 +25,7 @@ from app.model.compare import (
 )
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.scenarios import PRESETS
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES
+from app.model.stages import NODE_IDS
 from app.view.lab import other
 from app.view.links import lab_url
 
@@ -115,7 +115,7 @@ def changed_decisions(a: Result, b: Result) -> tuple[str, ...]:
 
 def critic_gb(r: Result) -> float:
     """The critic's training states (0 without one: GRPO, DPO, or no loop)."""
-    return r.memory.models.critic_gb if r.stage in RL_LOOP_STAGES else 0.0
+    return r.memory.models.critic_gb if r.cost.online else 0.0
 
 
 def compare_context(lang: str, query: dict[str, list[str]]) -> dict:

@@ -88,7 +88,7 @@ class MemoryBars(NamedTuple):
     lanes: tuple[Lane, ...]
     cap_x: float     # the card's memory, % of the bar
     usable_x: float  # what the model lets a job use, % of the bar
-    dpo: bool = False  # DPO has no actor: its trained model is named the policy (est.part.policy)
+    dpo: bool = False  # DPO and GRPO have no actor (no critic beside it): the trained model is the policy (est.part.policy)
 
 
 def memory_bars(r: Result) -> MemoryBars:
@@ -105,4 +105,5 @@ def memory_bars(r: Result) -> MemoryBars:
             x += w
         lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over,
                           any(part == "kv" for part, _ in lane.parts)))
-    return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale), r.stage == "dpo")
+    return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale),
+                      r.stage == "dpo" or r.inputs.method == "grpo")

@@ -17,7 +17,7 @@ from app.model.assumptions import CONSTANTS
 from app.model.decisions import DECISION_IDS, Decision
 from app.model.evaluate import Reason
 from app.model.inputs import Notice, fmt_param
-from app.model.meters import METER_IDS, Meter
+from app.model.meters import METER_IDS, UNTIMED_FIGURES, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
 from app.model.scenarios import moved_from_step
@@ -40,7 +40,13 @@ class Region:
 class StageVM:
     stage: str
     bottleneck: str   # the node that holds the step, or "memory" when the state does not fit (data-bottleneck)
-    bottleneck_node: str  # the node the model names (its name is shown when the state fits)
+    bottleneck_node: str  # the model's bottleneck (``Result.bottleneck``: a node, or memory)
+    fit: str = ""         # when the RL step does not fit: "at" (shape.fit_at: from how many GPUs it does, and its
+    #                       step there) or "never" (shape.fit_never); "" when it fits or there is no RL loop
+    gpus: int = 0
+    min_gpus: int = 0
+    seconds: float = 0.0  # the step at min_gpus
+    remedies: tuple[str, ...] = ()  # "never": the changes that each alone make it fit (``Result.fit_remedies``)
 
     @property
     def name_key(self) -> str:
@@ -53,6 +59,10 @@ class StageVM:
     @property
     def bottleneck_key(self) -> str:  # the node's name ("" when memory holds the state: the line says so)
         return "" if self.bottleneck == "memory" else f"node.{self.bottleneck}.name"
+
+    @property
+    def remedy_keys(self) -> tuple[str, ...]:  # the short names of what alone would make it fit
+        return tuple(f"shape.remedy.{n}" for n in self.remedies)
 
 
 @frozen
@@ -86,6 +96,8 @@ class MeterVM:
     focus: bool
     band: tuple[str, str]  # the <meter>'s low and high attributes
     short: str             # catalogue key of the physical figure beside the level (meter.<id>.figure_short)
+    at_gpus: int = 0       # the figure was timed on this many GPUs, the fewest that fit (0: the state's own)
+    untimed: bool = False  # a time meter with no step to time (nothing fits): no level shown, only "does not fit"
 
     @property
     def level_key(self) -> str:
@@ -156,6 +168,8 @@ class EstHeadVM:
 class EstStepVM:
     stage: str
     rl_loop: bool
+    timed: bool         # the RL step has a time (some GPU count up to 4,096 fits); else est.step_nofit
+    at_gpus: int        # the step is timed on this many GPUs, the fewest that fit (0: the state's own)
     step: object        # app.model Step
     dpo: object         # app.model Dpo
     offline: object     # app.model Stages
@@ -180,6 +194,9 @@ class EstStepVM:
     scoring_all_hidden: bool  # scoring hidden behind generation to within half a second
     scoring_hidden: bool      # at least half a second of scoring is hidden
     generation_key: str     # est.phase.gen, or est.phase.gen_all when generation is the whole (run-ahead) step
+    idle_key: str           # est.phase.idle (separate: groups wait on each other), est.phase.idle_colocated
+    engine_key: str         # est.math.engine, or est.math.engine_pp when a replica spans nodes (pipeline stages)
+    engine_shape_key: str   # est.engine_shape (TP × replicas), or est.engine_shape_pp (replicas of TP × PP)
     scored_key: str         # what the scoring forwards score (est.scored.<method>[_ref]_rm|_verifier)
     trained_key: str        # what training updates (est.trained.<method>)
     sync_key: str           # est.phase.sync.refit | .broadcast
@@ -188,6 +205,14 @@ class EstStepVM:
     @property
     def method_key(self) -> str:
         return f"method.short.{self.method}"
+
+    @property
+    def layout_key(self) -> str:  # how the chosen split compares with the fixed one
+        return f"est.layout.{self.layout_case}"
+
+    @property
+    def bound_key(self) -> str:  # what bounds a decode step: memory bandwidth or compute
+        return f"enum.bound.{self.step.gen.bound}"
 
 
 @frozen
@@ -201,7 +226,8 @@ class EstRunVM:
     prompts: int
     pairs: int
     epochs: int
-    gpus: int
+    gpus: int       # the GPUs the run is timed on (the fewest that fit, when the state's own do not)
+    timed: bool = True  # False: no GPU count fits, no run to time (est.run.nofit)
 
     @property
     def text_key(self) -> str:  # the run's sentence: over the pairs (DPO) or over the prompts
@@ -226,6 +252,8 @@ class EstVsVM:
     rollouts: int
     method: str  # the RL method beside DPO: ppo or grpo (ppo when the state is DPO)
     ppo_fits: bool  # the RL loop's memory fits the GPUs on screen (else its step time is marked)
+    ppo_at_gpus: int  # its step is timed on this many GPUs, the fewest that fit (0: the state's own, or none fits)
+    ppo_timed: bool   # some GPU count fits the RL loop (else it has no step time: "—")
     dpo_fits: bool  # likewise DPO's
     models: tuple[str, ...]  # the RL method's models in memory for this state (est.vs.m.<model>)
 
@@ -338,12 +366,14 @@ def _vs(r: Result) -> EstVsVM:
     """The RL method beside DPO for this workload: the state's own step and memory (in a DPO state the model gives
     those of the same workload under PPO, app/model/evaluate.py)."""
     m = r.memory.models  # the state's own models: no critic under GRPO, no reference at β = 0, none for a verifier
-    models = ("actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
+    # GRPO trains the policy with no critic beside it: 「policy」, as its memory line says (GRPO（policy、reference）)
+    models = ("policy" if r.inputs.method == "grpo" else "actor", *(name for name, gb in (("critic", m.critic_gb), ("reference", m.reference_gb),
                                                 ("reward", m.reward_gb)) if gb > 0))
     return EstVsVM(ppo_total_gb=r.memory.total_gb, ppo_min_gpus=r.memory.min_gpus, dpo_total_gb=r.dpo.total_gb,
                    dpo_min_gpus=r.dpo.min_gpus, dpo_step_s=r.dpo.step_s, ppo_step_s=r.step.total_s,
                    generation_s=r.step.generation_s, rollouts=r.inputs.rollouts,
                    method="grpo" if r.inputs.method == "grpo" else "ppo", ppo_fits=r.memory.fits,
+                   ppo_at_gpus=r.timed_gpus if r.timed_elsewhere else 0, ppo_timed=r.timed,
                    dpo_fits=r.dpo.fits, models=models)
 
 
@@ -359,20 +389,33 @@ def _layout_case(r: Result) -> str:
 def _est_step(r: Result) -> EstStepVM:
     """The step's figures in the units its texts use, and the catalogue keys its sentences take."""
     s, i = r.step, r.inputs
-    gpu_s = s.total_s * i.gpus
+    gpu_s = s.total_s * (r.timed_gpus or i.gpus)  # the step's GPU-seconds on the GPUs it is timed on
     rl_method = "grpo" if i.method == "grpo" else "ppo"  # a DPO state's step is the same workload's under PPO
     scored = f"est.scored.{rl_method}{'_ref' if i.kl > 0 else ''}{'_rm' if i.reward == 'model' else '_verifier'}"
     return EstStepVM(
-        stage=r.stage, rl_loop=r.stage in RL_LOOP_STAGES, step=s, dpo=r.dpo, offline=r.offline, lanes=timeline(r),
-        gpus=i.gpus, epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
+        stage=r.stage, rl_loop=r.stage in RL_LOOP_STAGES, timed=r.timed,
+        at_gpus=r.timed_gpus if r.timed_elsewhere else 0, step=s, dpo=r.dpo, offline=r.offline, lanes=timeline(r),
+        gpus=r.timed_gpus or i.gpus, epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
         response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, pairs=i.pairs, demos=i.demos,
         method=i.method, placement=i.placement, staleness=i.staleness, layout_case=_layout_case(r),
         generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
         idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0, decode_step_ms=s.gen.decode_step_s * 1000,
         scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
         generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
+        engine_key="est.math.engine_pp" if s.gen.pipeline > 1 else "est.math.engine",
+        idle_key="est.phase.idle" if i.placement == "separate" else "est.phase.idle_colocated",
+        engine_shape_key="est.engine_shape_pp" if s.gen.pipeline > 1 else "est.engine_shape",
         scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
         show_layout=i.placement == "separate" and s.gpu_groups is not None)
+
+
+def _est_run(r: Result) -> EstRunVM:
+    """A whole run on the GPUs its step is timed on; none to time when no GPU count fits (``Result.run`` None)."""
+    i, run = r.inputs, r.run
+    gpus = i.gpus if r.stage == "dpo" else (r.timed_gpus or i.gpus)
+    return EstRunVM(stage=r.stage, steps=run.steps if run else 0, seconds=run.hours * 3600 if run else 0.0,
+                    gpu_hours=run.gpu_hours if run else 0.0, prompts=i.prompts, pairs=i.pairs, epochs=i.epochs,
+                    gpus=gpus, timed=run is not None or r.stage not in RL_LOOP_STAGES)
 
 
 def _band(meter_id: str) -> tuple[str, str]:
@@ -387,19 +430,27 @@ SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory
 
 
 def _short(m: Meter) -> str:
-    return f"meter.{m.id}.figure_short" if SHORT_ARG[m.id] in m.figure_args else "meter.figure_short_none"
+    """The short figure's key: none when the meter is idle, "does not fit" when no step is timed, the run's end
+    when it comes before the first eval, "… at N GPUs" when the model timed it on the fewest GPUs that fit
+    (``figure_args["at_gpus"]``)."""
+    if m.figure in UNTIMED_FIGURES:
+        return "meter.figure_short_nofit"
+    if "run_steps" in m.figure_args:  # the run ends before its first eval: not "two evals 3.8 h apart"
+        return f"meter.{m.id}.figure_short_beyond_run"
+    if SHORT_ARG[m.id] not in m.figure_args:
+        return "meter.figure_short_none"
+    return f"meter.{m.id}.figure_short" + ("_at" if "at_gpus" in m.figure_args else "")
 
 
-def fits(r: Result) -> bool:
-    """Whether the stage's model states fit the GPUs on screen: the memory meter's own verdict (its figure says
-    "does not fit" otherwise), so the header, the meter and the why-panel agree in every stage."""
-    return not r.meters["train_memory"].figure.startswith(("meter.train_memory.figure_nofit",
-                                                          "meter.train_memory.figure_never"))
-
-
-def bottleneck(r: Result) -> str:
-    """What the stage header names (``data-bottleneck``): memory when the state does not fit, else the node."""
-    return r.bottleneck if fits(r) else "memory"
+def stage_vm(r: Result) -> StageVM:
+    """The stage header: the model's bottleneck (``data-bottleneck``: a node, or memory when the state does not
+    fit; the diagram flags the same), and, when the RL step does not fit, where it does and its step there."""
+    fit, min_gpus, seconds = "", 0, 0.0
+    if r.cost.online and not r.memory.fits:
+        fit = "at" if r.timed else "never"
+        min_gpus, seconds = (r.timed_gpus, r.step.total_s) if r.timed else (0, 0.0)
+    return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck, fit=fit,
+                   gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds, remedies=r.fit_remedies)
 
 
 def strip(r: Result) -> StripVM:
@@ -428,13 +479,14 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
         Region(kind="notices", dom_id="live-notices", vm=NoticesVM(notices=notices)),
         *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
         Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
-        Region(kind="stage", dom_id="live-stage",
-               vm=StageVM(stage=r.stage, bottleneck=bottleneck(r), bottleneck_node=r.bottleneck)),
+        Region(kind="stage", dom_id="live-stage", vm=stage_vm(r)),
     ]
     regions += [Region(kind="node", dom_id=f"dg-n-{k}", vm=NodeVM(id=k, state=r.nodes[k])) for k in NODE_IDS]
     regions += [Region(kind="edge", dom_id=f"dg-e-{e.id}", vm=e) for e in r.edges]
     regions += [Region(kind="meter", dom_id=f"meter-{k}",
-                       vm=MeterVM(id=k, meter=r.meters[k], focus=focus == k, band=BANDS[k], short=_short(r.meters[k])))
+                       vm=MeterVM(id=k, meter=r.meters[k], focus=focus == k, band=BANDS[k], short=_short(r.meters[k]),
+                                  at_gpus=r.meters[k].figure_args.get("at_gpus", 0),
+                                  untimed=r.meters[k].figure in UNTIMED_FIGURES and k != "eval_need"))
                 for k in METER_IDS]
     regions += [
         Region(kind="strip", dom_id="meter-strip", vm=strip(r)),
@@ -444,9 +496,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
         Region(kind="chart_phases", dom_id="chart-step_phases", vm=phases_chart(r)),
         Region(kind="chart_memory", dom_id="est-mem", vm=memory_chart(r)),
         Region(kind="est_cap", dom_id="est-cap", vm=EstCapVM(usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb)),
-        Region(kind="est_run", dom_id="est-run", vm=EstRunVM(
-            stage=r.stage, steps=r.run.steps, seconds=r.run.hours * 3600, gpu_hours=r.run.gpu_hours,
-            prompts=i.prompts, pairs=i.pairs, epochs=i.epochs, gpus=i.gpus)),
+        Region(kind="est_run", dom_id="est-run", vm=_est_run(r)),
         Region(kind="est_vs", dom_id="est-vs", vm=_vs(r)),
         Region(kind="why", dom_id="live-why",
                vm=WhyVM(reasons=r.reasons, change=None, stage=r.stage, bottleneck=r.bottleneck)),

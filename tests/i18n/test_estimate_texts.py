@@ -188,9 +188,10 @@ def test_the_grpo_kl_card_says_beta_is_the_default_and_names_a_lower_one(client)
 
 
 def test_the_eval_card_names_the_gate_threshold(client) -> None:
-    """Step 7 without its gate (eval every 100 steps → warn or hot); the warn text says how far to go: an eval
-    every EVAL_GATE_MAX_STEPS (20) steps or fewer is where the lab draws the eval gate."""
-    inputs = STEP[7].model_copy(update={"eval_every": 40, "step": None})
+    """Step 7 without its gate (eval every 40 steps → warn); the warn text says how far to go: an eval
+    every EVAL_GATE_MAX_STEPS (20) steps or fewer is where the lab draws the eval gate.  Ten times step 7's prompts,
+    so the run (152 steps) reaches its evals (at 16 steps it would end before the first: the none_in_run card)."""
+    inputs = STEP[7].model_copy(update={"eval_every": 40, "step": None, "prompts": 10 * STEP[7].prompts})
     r = evaluate(inputs)
     assert r.decisions["eval_gating"].reason == "decision.eval_gating.warn"
     card = _card(client.get(f"/zh/?{_q(inputs)}").text, "eval_gating")
@@ -223,4 +224,4 @@ def test_a_loose_dpo_beta_is_not_badged_worth_doing() -> None:
     """DPO at β = 0.02: the KL meter reads 71 (warn), the card warns 「约束偏松」: the badge is a trade-off."""
     r = evaluate(DEFAULTS.model_copy(update={"method": "dpo", "kl": 0.02}))
     d = r.decisions["kl_control"]
-    assert r.meters["kl_risk"].level == "warn" and d.reason == "decision.kl_control.warn" and d.state == "trade_off"
+    assert r.meters["kl_risk"].level == "warn" and d.reason == "decision.kl_control.warn_dpo" and d.state == "trade_off"

@@ -49,10 +49,10 @@ GRPO_PRESET = {"arch": "qwen3_8b", "policy_b": 8.2, "method": "grpo", "group": 8
 
 
 @pytest.mark.parametrize(("changes", "zh"), [
-    ({}, "actor、reference"),                                       # verifier, β = 0.001
-    ({"reward": "model"}, "actor、reference、reward model"),
-    ({"kl": 0}, "actor"),                                           # β = 0 and a verifier: the actor only
-])
+    ({}, "policy、reference"),                                      # verifier, β = 0.001
+    ({"reward": "model"}, "policy、reference、reward model"),
+    ({"kl": 0}, "policy"),                                          # β = 0 and a verifier: the policy only
+])  # GRPO trains a policy with no critic: 「policy」 as in its memory line 「GRPO（policy、reference）」, not actor
 def test_the_models_beside_dpo_are_this_states(client, changes: dict, zh: str) -> None:
     query = urlencode({**GRPO_PRESET, **changes})
     m = re.search(r"显存里的模型</th><td>(.*?)</td>", client.get(f"/zh/?{query}").text)
@@ -60,9 +60,11 @@ def test_the_models_beside_dpo_are_this_states(client, changes: dict, zh: str) -
 
 
 def test_the_dpo_memory_lane_names_the_policy(client) -> None:
-    """Step 8 (DPO, 16 × A100): 7e9 × 16 B / 16 = 7 GB of policy states per GPU; DPO has no actor."""
+    """Step 8 (DPO, 16 × A100): 7e9 × 16 B / 16 = 7 GB of policy states per GPU; DPO has no actor (nor has GRPO)."""
     body = _flush_text(client.get(f"/zh/?{_q(STEP[8])}").text)
     assert "policy 状态 7 GB" in body and "actor 状态 7 GB" not in body
+    grpo = _flush_text(client.get(f"/zh/?{urlencode(GRPO_PRESET)}").text)
+    assert "policy 状态" in grpo and "actor 状态" not in grpo
 
 
 # --- the KV cache: left out of the meter, in the panel's lane, on the generation GPU ----------------------------------
@@ -91,11 +93,11 @@ def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, l
     assert lane + fmt_gb(gen_lane.total_gb) in body and fmt_gb(r.memory.peak_per_gpu_gb) in body
 
 
-@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成那张卡上（53 GB）"),
-                                            ("en", "not on the training GPUs but on the generation GPU (53 GB)")])
+@pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成用的卡上（每张 53 GB）"),
+                                            ("en", "not on the training GPUs but on the generation GPUs (53 GB each)")])
 def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good: str) -> None:
-    """Step 4, separate 1/2/5: training lane 22.4 + 22.4 + 4.5 + 12.6 = 61.9 GB, no KV; the generation lane holds
-    14 GB of weights and ≈ 53 GB of KV cache."""
+    """Step 4, separate: the training lane holds no KV; the generation lane (2 GPUs: one engine of TP 2) holds its
+    weights and ≈ 53 GB of KV cache on each GPU (「每张」: the page's split gives generation 2 GPUs, not one)."""
     body = _flush_text(client.get(f"/{lang}/?{_q(STEP[4])}").text)
     assert good in body and "logits 和 KV cache" not in body and "logits and the KV cache" not in body
 

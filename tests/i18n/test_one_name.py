@@ -22,12 +22,14 @@ for _path in sorted((GLOSSARY.parent.parent / "i18n" / "en").glob("*.json")):
     EN.update(json.loads(_path.read_text(encoding="utf-8")))
 ENTRIES = {e["id"]: e for e in json.loads(GLOSSARY.read_text(encoding="utf-8"))}
 
-# the surfaces this issue owns: the tutorial, the glossary, the compare and launch pages' strings
-MINE = ("compare.", "launch.", "tutorial.")
+# every zh surface: the tutorial, the glossary, and every catalogue string (the titles of cited works as published;
+# the form's two labels that keep "Generation" as the sheet pins them)
+_CITED_TITLE = re.compile(r"source\.[a-z0-9_]+\.title")
+LABELS = {"input.placement.label", "input.staleness.label"}
 PROSE = [
     *((f"zh.md:{n}", t) for n, t in tutorial_prose()),
     *glossary_zh().items(),
-    *((k, catalogue_prose(v)) for k, v in ZH.items() if k.startswith(MINE)),
+    *((k, catalogue_prose(v)) for k, v in ZH.items() if not _CITED_TITLE.fullmatch(k) and k not in LABELS),
 ]
 
 
@@ -47,7 +49,8 @@ def test_the_phases_are_named_in_chinese_in_prose(word: str):
 
 def test_staleness_has_one_name():
     """The form's 「Generation 提前步数」 and 提前 k 步; `staleness` only as the URL parameter, in code."""
-    found = [(where, text[:40]) for where, text in PROSE if re.search(r"(?<![\w`（])staleness(?![\w`）])", _unquoted(text))
+    found = [(where, text[:40]) for where, text in PROSE
+             if re.search(r"(?<![\w`（])staleness(?![\w`）])", re.sub(r"Generation 提前步数", "", _unquoted(text)))
              and where != "glossary.staleness.term"]  # the headword's English gloss: 「提前步数（staleness）」
     assert found == []
     assert ZH["input.staleness.label"] == "Generation 提前步数"
@@ -70,7 +73,8 @@ def test_mean_and_longest_response_are_two_named_lengths():
     src = tutorial_path("zh").read_text(encoding="utf-8")
     both = [p for p in src.split("\n\n") if "`response_tokens`" in p and "`response_max_tokens`" in p]
     assert both and all("平均" in p and "最长" in p for p in both)
-    assert ZH["input.response_max_tokens.label"] == "最长回答"
+    assert ZH["input.response_max_tokens.label"] == "最长回答" and ZH["input.response_tokens.label"] == "平均回答长度"
+    assert EN["input.response_tokens.label"] == "Mean response length"
     assert "平均" in ZH["launch.note.max_lengths"] and "最长回答长度" in ZH["launch.note.max_lengths"]
 
 

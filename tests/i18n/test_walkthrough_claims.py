@@ -124,16 +124,15 @@ SEVENTY = "policy_b=70&rm_b=70&placement=separate"
 
 def test_the_70b_page_flags_what_4_3_says() -> None:
     r = _eval(SEVENTY)
-    states = {k: v.state for k, v in r.nodes.items()}
-    assert states["reward_model"] == states["rollout_gen"] == "overloaded"
-    # policy update is over memory too, but as the bottleneck its flag reads 瓶颈 (regions.html: bottleneck first)
-    assert r.bottleneck == "policy_update" and r.nodes["policy_update"].bottleneck
+    # policy update's models do not fit: overloaded; the bottleneck is memory, so no node carries the flag
+    assert r.nodes["policy_update"].state == "overloaded"
+    assert r.bottleneck == "memory" and not any(n.bottleneck for n in r.nodes.values())
     zh = _section("zh", "### 10.3", "## 11.")
-    assert "「Reward model」和「Rollout gen」节点被标成「过载」" in zh
-    assert "「Policy update」节点被标成「过载」" not in zh and "标的是「瓶颈」" in zh
+    assert "「Policy update」节点被标成「过载」" in zh and "标的是「瓶颈」" not in zh
+    assert "阶段标题把瓶颈标为显存" in zh
     en = _section("en", "### 10.3", "## 11.")
-    assert "the reward-model and rollout-gen nodes are flagged overloaded" in en
-    assert "policy-update node in the overloaded state" not in en
+    assert "the policy-update node, whose models do not fit, is flagged overloaded" in en
+    assert "the stage header names memory as the bottleneck" in en and "its flag reads bottleneck" not in en
 
 
 @pytest.mark.parametrize("lang", LANGS)

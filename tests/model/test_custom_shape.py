@@ -89,6 +89,19 @@ def test_a_shape_is_used_only_with_arch_custom_and_layers() -> None:
     assert notices == () and empty.layers is None
 
 
+@pytest.mark.parametrize("query", [
+    {"arch": "custom", "hidden": "99999999"}, {"hidden": "abc"}, {"arch": "qwen3_8b", "kv_heads": "-3"},
+    {"arch": "custom", "layers": "abc", "heads": "1e9"},
+])
+def test_a_bad_shape_field_where_no_shape_is_used_says_it_was_not_used(query) -> None:
+    """No layers (or a named arch): the shape is dropped, so a bad field's notice names no value "used"."""
+    inputs, notices = normalise(query)
+    assert inputs.layers is None
+    unused = [n for n in notices if n.field != "layers"]
+    assert unused and all((n.kind, n.used) == ("shape_unused", "") for n in unused), notices
+    assert all(getattr(inputs, n.field) is None for n in unused)
+
+
 def test_the_canonical_query_carries_the_shape() -> None:
     inputs, _ = normalise(dict(p.split("=") for p in QWEN.split("&")))
     q = inputs.query()

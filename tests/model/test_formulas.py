@@ -646,7 +646,8 @@ def test_edge_states() -> None:
     ("stage", "fits", "phases", "expected"),
     [
         ("sft_only", True, (9, 9, 9), "sft_trainer"), ("reward_model", True, (9, 9, 9), "rm_trainer"),
-        ("dpo", True, (9, 0, 0), "policy_update"), ("ppo_loop", False, (9, 0, 0), "policy_update"),
+        ("dpo", True, (9, 0, 0), "policy_update"), ("ppo_loop", False, (9, 0, 0), "memory"),
+        ("sft_only", False, (9, 9, 9), "memory"), ("dpo", False, (9, 0, 0), "memory"),
         ("ppo_loop", True, (10, 5, 3), "rollout_gen"), ("grpo", True, (1, 2, 3), "policy_update"),
     ],
 )

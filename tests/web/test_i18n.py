@@ -20,6 +20,7 @@ from app.model.decisions import DECISION_IDS, DECISION_STATES
 from app.model.inputs import CHOICES, FORM_GROUPS, NUMBERS, PARAM_NAMES
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
+from app.model.stage_cost import REMEDIES
 from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.estimates import memory_bars, timeline
@@ -157,6 +158,7 @@ FAMILIES: dict[str, list[str]] = {
     "meter.*.label": _keys("meter.*.label", *METER_IDS),
     "meter.*.short": _keys("meter.*.short", *METER_IDS),
     "node.*.name": _keys("node.*.name", *NODE_IDS),
+    "shape.remedy.*": _keys("shape.remedy.*", *(name for name, _ in REMEDIES)),
     "node.*.desc": _keys("node.*.desc", *NODE_IDS),
     "node.*.detail": _keys("node.*.detail", *NODE_IDS),
     "node_state.*": _keys("node_state.*", *NODE_STATES),
@@ -184,8 +186,8 @@ VIEW_KEY_EXPRESSIONS = {
     "vm.total.key", "vm.stage_keys[0]", "vm.stage_keys[1]", "vm.bottleneck_keys[0]", "vm.bottleneck_keys[1]",
     # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
     "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
-    # branch zh's (the engine's shape and the idle line)
-    "vm.engine_key", "vm.engine_shape_key", "vm.idle_key",
+    # the engine's shape and the idle line
+    "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
@@ -497,7 +499,7 @@ def test_one_gpu_is_singular_in_english(client, inputs):
 
 def test_gpu_counts_read_the_same_in_chinese(client):
     text = _html.unescape(re.sub(r"<[^>]+>", " ", client.get(lab_path("zh", WorkloadInputs(gpus=4, placement="separate"))).text))
-    assert "Generation · 1 张 GPU" in text and "1 张 GPU 做生成" in text
+    assert "生成 · 1 张 GPU" in text and "1 张 GPU 做生成" in text
 
 
 def test_english_source_titles_are_the_models():

@@ -51,13 +51,14 @@ def test_the_page_prints_the_apis_figures(client, lang: str, state: str) -> None
     for mid, m in api["meters"].items():
         meter = [e for e in doc.having("data-meter") if e.get("data-meter") == mid]
         assert len(meter) == 1 and meter[0].get("aria-valuenow") == str(m["value"]), mid
-    # the stage header names the model's bottleneck, or memory when the state does not fit
+    # the stage header names the model's bottleneck: memory when the stage's models do not fit
     header = [e for e in doc.having("data-bottleneck")]
     est, mem = api["estimates"], api["estimates"]["memory"]
-    fits = api["meters"]["train_memory"]["value"] < 100 or mem["fits"] if api["stage"] not in ("dpo",) else \
-        est["dpo"]["fits"]
+    fits = not api["meters"]["train_memory"]["figure"].startswith(("meter.train_memory.figure_nofit",
+                                                                   "meter.train_memory.figure_never"))
     assert len(header) == 1
-    assert header[0].get("data-bottleneck") == (api["bottleneck"] if fits else "memory")
+    assert header[0].get("data-bottleneck") == api["bottleneck"]
+    assert (api["bottleneck"] == "memory") == (not fits)
     # RL beside DPO: the memory row holds the RL loop's total, then DPO's
     vs = _region(body, "est-vs")
     rl_gb, dpo_gb = t.fmt("gb", mem["total_gb"]), t.fmt("gb", est["dpo"]["total_gb"])
@@ -65,7 +66,8 @@ def test_the_page_prints_the_apis_figures(client, lang: str, state: str) -> None
     # the training line names the policy's size (not the reward model's)
     if api["stage"] not in ("sft_only", "reward_model", "dpo"):
         step = _region(body, "est-step")
-        assert re.search(rf"policy {re.escape(t.fmt('b', api['inputs']['policy_b']))}[)）]", step), step
+        size = re.escape(t.fmt('b', api['inputs']['policy_b']))
+        assert re.search(rf"a {size} policy\b" if lang == "en" else rf"policy 为 {size}", step), step
         phases = _region(body, "chart-step_phases")
         # generation's bar is the batch when the longest response adds a tail (its own bar)
         fields = ("scoring_s", "training_s", "total_s") + (("generation_s",) if est["step"]["tail_s"] <= 0 else ())
@@ -73,7 +75,12 @@ def test_the_page_prints_the_apis_figures(client, lang: str, state: str) -> None
             if est["step"][field] > 0:
                 assert t.fmt("dur", est["step"][field]) in phases, (field, phases)
         chart = _region(body, "chart-step_vs_gpus")
-        assert t.fmt("dur", est["step"]["total_s"]) in chart and t.fmt("gpus", api["inputs"]["gpus"]) in chart
+        if mem["fits"]:
+            assert t.fmt("dur", est["step"]["total_s"]) in chart and t.fmt("gpus", api["inputs"]["gpus"]) in chart
+        else:  # the marker has no time where the models do not fit; the header gives the step where they do
+            assert t("chart.step.marker_nofit", gpus=api["inputs"]["gpus"]) in chart
+            stage = _region(body, "live-stage")
+            assert t.fmt("dur", est["step"]["total_s"]) in stage and t.fmt("gpus", est["timed_gpus"]) in stage
     # the run
     run = _region(body, "est-run")
     if est["run"]["steps"]:

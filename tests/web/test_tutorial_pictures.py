@@ -13,6 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 from support.urls import LANGS
 
+from app.i18n import translator
 from app.model import evaluate, normalise
 from app.tutorial import (
     CHART_IDS,
@@ -225,9 +226,11 @@ def test_each_chart_draws_the_models_figures_for_its_state(lang: str):
             assert figure(query, "step.training_s", "dur", lang) in inner, f"figure {n}"
         elif chart == "memory":
             assert figure(query, "memory.usable_gb", "gb", lang) in inner, f"figure {n}"
-        else:
+        elif evaluate(picture.inputs()).memory.fits:
             assert figure(query, "step.total_s", "dur", lang) in inner, f"figure {n}"  # the marker: this state's step
             assert f"{picture.inputs().gpus:,}" in inner
+        else:  # no step on GPUs that do not fit: the marker says so, with no time
+            assert translator(lang)("chart.step.marker_nofit", gpus=picture.inputs().gpus) in inner, f"figure {n}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

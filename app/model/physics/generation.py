@@ -64,6 +64,13 @@ class Generation(NamedTuple):
         """How much the longest responses hold the step beyond the batch's own time (the drain), s."""
         return max(0.0, self.seconds - self.throughput_s)
 
+    @property
+    def engine_gpus(self) -> int:
+        """The GPUs the engine's replicas occupy (tp · pp · replicas, at most ``gpus``): fewer than ``gpus`` when the
+        GPUs left over cannot form one more replica, and those idle while generating (the texts quote this count,
+        not ``gpus``)."""
+        return min(self.gpus, self.tensor_parallel * self.pipeline * self.replicas)
+
 
 class EngineLayout(NamedTuple):
     """The generation engine as a launch script sets it (``Step.generation_engine``): an instance of tp × pp GPUs

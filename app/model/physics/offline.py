@@ -115,6 +115,7 @@ class Run(NamedTuple):
     hours: float
     gpu_hours: float
     validation_hours: float = 0.0
+    evals: int = 0   # evaluations within the run, ⌊steps / eval_every⌋: 0 when the run ends before its first eval
 
 
 def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
@@ -130,13 +131,14 @@ def rl_run(inputs: WorkloadInputs, step: Step) -> Run:
     if inputs.rollouts <= 0 or inputs.prompts <= 0:
         return Run(0, 0.0, 0.0)
     steps = inputs.passes * math.ceil(inputs.prompts * _group(inputs) / inputs.rollouts - 1e-9)
-    validation_hours = steps // inputs.eval_every * step.validation_s / 3600.0
+    evals = steps // inputs.eval_every
+    validation_hours = evals * step.validation_s / 3600.0
     hours = steps * step.total_s / 3600.0 + validation_hours
-    return Run(steps, hours, hours * inputs.gpus, validation_hours)
+    return Run(steps, hours, hours * inputs.gpus, validation_hours, evals)
 
 
 def dpo_run(inputs: WorkloadInputs, d: Dpo) -> Run:
     """DPO: ⌈pairs / 64⌉ · epochs steps; wall clock = epochs · one pass over the pairs."""
     steps = math.ceil(inputs.pairs / DPO_BATCH_PAIRS) * inputs.epochs
     hours = d.total_s / 3600.0
-    return Run(steps, hours, hours * inputs.gpus)
+    return Run(steps, hours, hours * inputs.gpus, evals=steps // inputs.eval_every)

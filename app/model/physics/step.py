@@ -62,17 +62,19 @@ def gpu_groups(gpus: int, colocated: bool) -> Groups:
 
 
 class GpuLayout(NamedTuple):
-    """The layout a step runs on: GPU counts per role, the engine's shape, and the fixed ½ / ¼ / ¼ split's step
-    time it was compared with (separate placement; colocated: every role on all GPUs)."""
+    """The layout a step runs on: GPU counts per role, the engine's shape (tensor parallel within a node, pipeline
+    stages beyond it, replicas), and the step of OpenRLHF's fixed split (training ½, generation and scoring ¼
+    each) it was compared with (separate placement; colocated: every role on all GPUs)."""
 
     generation: int
     scoring: int
     training: int
-    engine_tp: int
+    engine_tp: int            # the engine's tensor parallel: within one node, at most its GPUs (MODEL-FRONTIER A1)
     replicas: int
     colocated: bool
     fixed_step_s: float       # the step on gpu_groups(G) (the same step when colocated)
     searched: bool            # True when the search found a layout faster than the fixed split
+    engine_pp: int = 1        # the engine's pipeline stages: an instance larger than a node spans nodes by PP
 
 
 class Phases(NamedTuple):
@@ -356,8 +358,8 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s
     used = gen_gpu_s + scoring_gpu_s + train_gpu_s
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
-                       engine_tp=g.tensor_parallel * g.pipeline, replicas=g.replicas, colocated=colocated,
-                       fixed_step_s=layout_step, searched=searched)
+                       engine_tp=g.tensor_parallel, engine_pp=g.pipeline, replicas=g.replicas,
+                       colocated=colocated, fixed_step_s=layout_step, searched=searched)
     trainer = fastest_layout(w, groups.training, colocated)
     tail = g.tail_s
     return Step(

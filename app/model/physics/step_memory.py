@@ -57,10 +57,14 @@ class Memory(NamedTuple):
 
 
 def engine_parts(w: Workload, gen: Generation) -> tuple[tuple[str, float], tuple[str, float]]:
-    """The engine's share of one generation GPU, GB: weights / (TP · PP) and the batch's KV / (TP · PP) (the
-    instance's KV, replicated per ``kv_replication``, spread over its GPUs)."""
+    """The engine's share of one generation GPU, GB: its weights as the engine plan holds them (``Generation.
+    weights_gb_per_gpu``: fp8 rollouts hold half the bf16 bytes, experts split by EP), else weights / (TP · PP);
+    and the batch's KV / (TP · PP) (the instance's KV, replicated per ``kv_replication``, spread over its GPUs).
+    The fit search (``engine_fits``) sizes the instance with the same weights, so a lane is never over where the
+    fewest GPUs that fit say it is not."""
     n = max(gen.tensor_parallel * gen.pipeline, 1)
-    return ("gen_weights", w.mem.generation_weights_gb / n), ("kv", gen.kv_gb_per_replica / n)
+    weights = gen.weights_gb_per_gpu if gen.weights_gb_per_gpu > 0 else w.mem.generation_weights_gb / n
+    return ("gen_weights", weights), ("kv", gen.kv_gb_per_replica / n)
 
 
 def memory_lanes(w: Workload, groups: Groups, layout: TrainingLayout, gen: Generation,
