@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from app.launch.common import Note, note
-from app.model.assumptions import ARCHS, GPUS_PER_NODE
+from app.model.assumptions import ARCHS, GPUS, GPUS_PER_NODE
 from app.model.inputs import CHOICE_SPECS
 from app.model.stages import RL_LOOP_STAGES
 
@@ -205,7 +205,7 @@ def _fit(result: Result) -> tuple[bool, int | None]:
 def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one rule of the mapping a branch
     """The launch layout of the state on screen, computed once.
 
-    Nodes of the lab's node size (``GPUS_PER_NODE``); ``gpus`` = the GPUs the chosen layout uses.  Colocated: every
+    Nodes of the GPU's host size (``GpuSpec.node_gpus``: 8, 4 on a GB200 tray); ``gpus`` = the GPUs the chosen layout uses.  Colocated: every
     role on those GPUs, engines of the model's TP (a TP that does not divide G is lowered to the largest power of 2
     that does: a note says so).  Separate: the model's three groups; generation GPUs no replica uses go to
     training.  ``gpu_memory_utilization`` = the model's engine share, else the teaching 0.6.  A state that does not
@@ -277,8 +277,9 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
             share = model_share
             notes.append(note("launch.map.memory_share", share=share, engine_gb=result.memory.engine_gb_per_gpu,
                               gpu_gb=result.memory.gpu_memory_gb))
-    per_node = min(GPUS_PER_NODE, gpus)
-    nodes = math.ceil(gpus / GPUS_PER_NODE)
+    node_gpus = GPUS[i.gpu].node_gpus  # a host's GPUs: 8 on an HGX baseboard, 4 on a GB200 NVL72 compute tray
+    per_node = min(node_gpus, gpus)
+    nodes = math.ceil(gpus / node_gpus)
     fits, min_gpus = _fit(result)
     if result.stage not in (*RL_LOOP_STAGES, "dpo"):
         refusal = note("launch.map.offline_stage")
@@ -287,7 +288,7 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
                    else note("launch.map.does_not_fit_never", gpus=i.gpus))
         fit_gpus = min_gpus or None
     elif refusal is None and nodes * per_node != gpus:
-        refusal = note("launch.map.partial_node", gpus=gpus, per_node=GPUS_PER_NODE)
+        refusal = note("launch.map.partial_node", gpus=gpus, per_node=node_gpus)
     if refusal is None:
         notes.append(note("launch.map.prompt_max", tokens=i.prompt_tokens))
     if backend == "megatron" and refusal is None:

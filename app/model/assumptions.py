@@ -38,6 +38,13 @@ SOURCES: dict[str, Source] = {
         Source("nvidia_b200", "NVIDIA HGX B200: 180 GB HBM3e, 8 TB/s, 2.25 PFLOP/s dense BF16 (4.5 sparse), "
                "NVLink 5 1.8 TB/s (NVIDIA HGX platform page; per-GPU table in G. Lockwood's notes)",
                "https://www.nvidia.com/en-us/data-center/hgx/"),
+        # the rack's specification table divided by its 72 GPUs: 13.4 TB HBM3e / 72 = 186 GB, 576 TB/s / 72 = 8 TB/s,
+        # FP16/BF16 360 PFLOP/s (with sparsity) / 72 / 2 = 2.5 PFLOP/s dense, NVLink 130 TB/s / 72 = 1.8 TB/s; one
+        # NVLink domain of 72 GPUs, 4 GPUs (2 superchips) per compute tray; Grace reached over NVLink-C2C 900 GB/s
+        Source("nvidia_gb200", "NVIDIA GB200 NVL72 (72 Blackwell GPUs in one NVLink domain, 4 per compute tray): "
+               "per GPU 186 GB HBM3e, 8 TB/s, 2.5 PFLOP/s dense BF16, NVLink 5 1.8 TB/s, NVLink-C2C 900 GB/s to the "
+               "Grace CPU (the rack's table over 72 GPUs: 13.4 TB, 576 TB/s, 360 PFLOP/s sparse, 130 TB/s)",
+               "https://www.nvidia.com/en-us/data-center/gb200-nvl72/"),
         Source("zero", "Rajbhandari et al. 2019, ZeRO: Memory Optimizations Toward Training Trillion "
                "Parameter Models, §3, §5 and Fig. 1", "https://arxiv.org/abs/1910.02054"),
         Source("zero_offload", "Ren et al. 2021, ZeRO-Offload: Democratizing Billion-Scale Model Training",
@@ -152,7 +159,10 @@ class GpuSpec:
 
     ``nvlink_gb_per_s`` is the datasheet's bidirectional NVLink figure (halve it for one direction);
     ``ib_gb_per_s`` the InfiniBand bandwidth per GPU between nodes, ``host_link_gb_per_s`` PCIe to host memory
-    (both teaching assumptions, stated in docs/model.md)."""
+    (both teaching assumptions, stated in docs/model.md; GB200: one direction of NVLink-C2C, from its datasheet).
+    ``nvlink_domain_gpus``: the GPUs that reach each other over NVLink — an HGX / DGX baseboard's 8
+    (``gpus_per_node``), a GB200 NVL72 rack's 72; beyond it, InfiniBand.  ``node_gpus``: the GPUs of one host
+    (what a launch command calls a node): 8 on a baseboard, 4 on a GB200 compute tray."""
 
     key: str
     memory_gb: float
@@ -162,6 +172,9 @@ class GpuSpec:
     nvlink_gb_per_s: float
     ib_gb_per_s: float
     source: str
+    nvlink_domain_gpus: int = 8
+    node_gpus: int = 8
+    host_link_source: str | None = None  # a key of SOURCES when the host link is the datasheet's, else teaching
 
 
 GPUS: dict[str, GpuSpec] = {
@@ -173,6 +186,9 @@ GPUS: dict[str, GpuSpec] = {
         GpuSpec("h200_141g", 141.0, 4.8, 989.0, 64.0, 900.0, 50.0, "nvidia_h200"),
         GpuSpec("h20_96g", 96.0, 4.0, 148.0, 64.0, 900.0, 50.0, "nvidia_h20"),
         GpuSpec("b200_180g", 180.0, 8.0, 2250.0, 64.0, 1800.0, 50.0, "nvidia_b200"),
+        # InfiniBand 50 GB/s per GPU as on HGX (one 400 Gb/s ConnectX-7 per GPU); the host link is NVLink-C2C
+        GpuSpec("gb200_186g", 186.0, 8.0, 2500.0, 450.0, 1800.0, 50.0, "nvidia_gb200", nvlink_domain_gpus=72,
+                node_gpus=4, host_link_source="nvidia_gb200"),
     )
 }
 

@@ -93,6 +93,10 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("context_parallel", 1, 1, 16, True, "GPUs", (1, 2, 4, 8, 16), group="hardware",
                description="context parallelism of training: each sequence's activations split over this many GPUs "
                            "(Megatron CP, verl Ulysses)"),
+    NumberSpec("generation_gpus", 0, 0, 4_096, True, "GPUs",
+               (0, 1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256, 512, 1_024, 2_048), group="hardware",
+               description="separate placement: the GPUs that generate, as a recipe fixes them (NeMo RL's 1-step-off "
+                           "halves, verl's 96 : 32); 0 = searched; at most gpus − 1"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
@@ -138,6 +142,7 @@ PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's orde
     "arch", "tuning",  # model
     "optimizer_steps",  # algorithm
     "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel", "rollout_dtype",  # hardware & systems
+    "generation_gpus",  # hardware: a fixed split (0 = searched)
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
@@ -391,6 +396,11 @@ def _between(values: dict[str, object]) -> list[Notice]:
     if get("placement") == "separate" and get("gpus") < SEPARATE_MIN_GPUS:  # type: ignore[operator]
         out.append(Notice("placement", "separate_needs_gpus", "separate", "colocated"))
         values["placement"] = "colocated"
+    if get("generation_gpus") and get("generation_gpus") >= get("gpus"):  # type: ignore[operator]
+        # the trainer needs at least one GPU of its own: a fixed split leaves it gpus − generation_gpus
+        used = max(int(get("gpus")) - 1, 0)  # type: ignore[call-overload]
+        out.append(Notice("generation_gpus", "generation_gpus_above", fmt_param(get("generation_gpus")), fmt_param(used)))
+        values["generation_gpus"] = used
     if get("method") == "dpo" and get("kl") < DPO_MIN_BETA:  # type: ignore[operator]
         out.append(Notice("kl", "dpo_needs_beta", fmt_param(get("kl")), fmt_param(DPO_MIN_BETA)))
         values["kl"] = DPO_MIN_BETA
@@ -452,7 +462,8 @@ def effective(inputs: WorkloadInputs) -> WorkloadInputs:
             and i.response_max_tokens >= i.response_tokens
             and not (i.staleness and (i.gpus < SEPARATE_MIN_GPUS or i.placement != "separate"))
             and not (i.placement == "separate" and i.gpus < SEPARATE_MIN_GPUS)
-            and not (i.method == "dpo" and i.kl < DPO_MIN_BETA)):
+            and not (i.method == "dpo" and i.kl < DPO_MIN_BETA)
+            and not (i.generation_gpus and i.generation_gpus >= i.gpus)):
         return i
     values = {name: getattr(i, name) for name in _RULE_FIELDS}
     _between(values)
@@ -469,7 +480,7 @@ def _shape_ok(i: WorkloadInputs) -> bool:
 
 
 _RULE_FIELDS = ("arch", "policy_b", "response_tokens", "response_max_tokens", "staleness", "gpus", "placement",
-                "method", "kl", *SHAPE_NAMES)
+                "method", "kl", "generation_gpus", *SHAPE_NAMES)
 
 
 # The KL coefficient each method starts from when the compare view switches to it: InstructGPT's β = 0.02 for PPO

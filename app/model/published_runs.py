@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 # Allowed values (the lab's input keys).  GPU keys are app.model.assumptions.GPUS keys; arch keys are the lab's
 # architecture keys (today's table plus the keys agreed for the ``arch`` branch).
 METHODS = ("grpo", "ppo", "dapo")
-GPU_KEYS = ("a100_40g", "a100_80g", "h100_80g", "h200_141g", "h20_96g", "b200_180g")
+GPU_KEYS = ("a100_40g", "a100_80g", "h100_80g", "h200_141g", "h20_96g", "b200_180g", "gb200_186g")
 ARCH_KEYS = (
     "llama2_7b", "llama2_13b", "llama3_8b", "llama3_70b", "llama3_405b", "qwen25_7b", "qwen3_8b", "qwen3_32b",
     "qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3",
@@ -444,7 +444,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_llama31_8b_on_8g',
         system='nemo_rl', model='LLAMA3.1_8B', arch='llama3_8b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=8,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=8,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | LLAMA3.1_8B | On policy | 8 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-llama3.1-8b-instruct-2n4g.yaml'),
         figures=(_f('step_s', 91.0), _f('tokens_per_s_per_gpu', 3359.0)),
@@ -455,10 +455,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[1,1] T[1,1,1,1,1,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Table prints 7 layout cells; the recipe says TP1 PP1. Colocated: vLLM and Megatron share every GPU '
-               '(refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g (assumed). '
+               '(refit in place). GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
                'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / responses '
                'exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + problem). '
                "response_mean_tokens is the table's G-Average Seq len (read as generated tokens per response)."),
@@ -466,7 +466,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_llama31_8b_1off_8g',
         system='nemo_rl', model='LLAMA3.1_8B', arch='llama3_8b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=8,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=8,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | LLAMA3.1_8B | 1-step Off | 8 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml'),
         figures=(_f('step_s', 71.1), _f('tokens_per_s_per_gpu', 4463.0)),
@@ -477,11 +477,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[1,1] T[1,1,1,1,1,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Table prints 7 layout cells; the recipe says TP1 PP1. Async GRPO (max_trajectory_age_steps=1, '
                'in-flight weight updates, async vLLM engine) on separate generation and training GPUs. GB200 GPU '
-               '(~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is '
+               'entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is '
                'assumed: on the on-policy rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by '
                "99-131 tokens, read as the prompt (cot.txt template + problem). response_mean_tokens is the table's "
                'G-Average Seq len (read as generated tokens per response).'),
@@ -489,7 +489,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_dsv3_on_128g',
         system='nemo_rl', model='DeepSeek V3', arch='deepseek_v3', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=128,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=128,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | DeepSeek V3 | On policy | 128 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-deepseek-v3-32n4g.yaml'),
         figures=(_f('step_s', 128.0), _f('tokens_per_s_per_gpu', 34.3)),
@@ -500,12 +500,12 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[32,1] T[1,1,16,8,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('G-Average Seq len ~995 on GB200 vs ~740 on H100 in v0.5: the v0.6 page says the DeepSeek V3 '
                'checkpoint changed, so v0.5 DeepSeek rows are not comparable across hardware. Colocated: vLLM and '
-               'Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered '
-               'as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x '
+               'Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU '
+               'NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x '
                'step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt '
                "template + problem). response_mean_tokens is the table's G-Average Seq len (read as generated "
                'tokens per response).'),
@@ -513,7 +513,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_dsv3_1off_256g',
         system='nemo_rl', model='DeepSeek V3', arch='deepseek_v3', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=256,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=256,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | DeepSeek V3 | 1-step Off | 256 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-deepseek-v3-64n4g-async-1off.yaml'),
         figures=(_f('step_s', 64.5), _f('tokens_per_s_per_gpu', 31.7)),
@@ -524,12 +524,12 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[16,1] T[1,1,16,8,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('G-Average Seq len ~995 on GB200 vs ~740 on H100 in v0.5 (checkpoint change, see the v0.6 page '
                'note). Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on '
-               'separate generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as '
-               'b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x '
+               'separate generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink '
+               'domain). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x '
                'GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -537,7 +537,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_235b_on_64g',
         system='nemo_rl', model='Qwen3-235B', arch='qwen3_235b_a22b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=64,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=64,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-235B | On policy | 64 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-235b-16n4g.yaml'),
         figures=(_f('step_s', 332.0), _f('tokens_per_s_per_gpu', 140.0)),
@@ -548,10 +548,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[8,1] T[2,2,16,4,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -559,7 +559,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_235b_1off_128g',
         system='nemo_rl', model='Qwen3-235B', arch='qwen3_235b_a22b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=128,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=128,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-235B | 1-step Off | 128 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-235b-32n4g-async-1off.yaml'),
         figures=(_f('step_s', 268.0), _f('tokens_per_s_per_gpu', 87.9)),
@@ -570,11 +570,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[8,1] T[4,1,16,4,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on separate '
-               'generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g '
-               '(assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
+               'generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
+               'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
                'responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -582,7 +582,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_30b_a3b_on_16g',
         system='nemo_rl', model='Qwen3-30B3A', arch='qwen3_30b_a3b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=16,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=16,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-30B3A | On policy | 16 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-30ba3b-4n4g.yaml'),
         figures=(_f('step_s', 232.0), _f('tokens_per_s_per_gpu', 1822.0)),
@@ -593,10 +593,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[1,1] T[1,1,16,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -604,7 +604,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_30b_a3b_1off_32g',
         system='nemo_rl', model='Qwen3-30B3A', arch='qwen3_30b_a3b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=32,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=32,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-30B3A | 1-step Off | 32 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-30ba3b-8n4g-async-1off.yaml'),
         figures=(_f('step_s', 136.0), _f('tokens_per_s_per_gpu', 1558.0)),
@@ -615,11 +615,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[1,1] T[1,1,16,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on separate '
-               'generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g '
-               '(assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
+               'generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
+               'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
                'responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -627,7 +627,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_32b_on_16g',
         system='nemo_rl', model='Qwen3-32B', arch='qwen3_32b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=16,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=16,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-32B | On policy | 16 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-32b-4n4g.yaml'),
         figures=(_f('step_s', 381.0), _f('tokens_per_s_per_gpu', 1127.0)),
@@ -638,10 +638,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[1,1] T[2,1,1,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -649,7 +649,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v05_gb200_grpo_qwen3_32b_1off_32g',
         system='nemo_rl', model='Qwen3-32B', arch='qwen3_32b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=32,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=32,
         source=Source(**NEMO_V05_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-32B | 1-step Off | 32 GPUs'),
         recipe_source=Source(**NEMO_V05_RECIPES, path=_RECIPES + 'grpo-qwen3-32b-8n4g-async-1off.yaml'),
         figures=(_f('step_s', 210.0), _f('tokens_per_s_per_gpu', 1025.0)),
@@ -660,11 +660,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[1,1] T[2,1,1,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on separate '
-               'generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g '
-               '(assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
+               'generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
+               'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
                'responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -909,7 +909,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_dsv3_on_128g',
         system='nemo_rl', model='DeepSeek V3', arch='deepseek_v3', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=128,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=128,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | DeepSeek V3 | On policy | 128 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-deepseek-v3-32n4g.yaml'),
         figures=(_f('step_s', 108.0), _f('tokens_per_s_per_gpu', 30.2)),
@@ -920,10 +920,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.3, table_layout='G[32,1] T[1,1,16,8,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -931,7 +931,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_dsv3_on_256g',
         system='nemo_rl', model='DeepSeek V3', arch='deepseek_v3', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=256,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=256,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | DeepSeek V3 | On policy | 256 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-deepseek-v3-64n4g.yaml'),
         figures=(_f('step_s', 98.7), _f('tokens_per_s_per_gpu', 16.4)),
@@ -942,11 +942,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.3, table_layout='G[32,1] T[1,1,16,8,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('The table prints training EP 16; the recipe grpo-deepseek-v3-64n4g.yaml sets EP 32 (recipe value '
-               'kept in train_ep). Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 '
-               'GB HBM3e, 72-GPU NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: '
+               'kept in train_ep). Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered '
+               'as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: '
                'on the on-policy rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 '
                "tokens, read as the prompt (cot.txt template + problem). response_mean_tokens is the table's "
                'G-Average Seq len (read as generated tokens per response).'),
@@ -954,7 +954,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_dsv3_1off_256g',
         system='nemo_rl', model='DeepSeek V3', arch='deepseek_v3', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=256,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=256,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | DeepSeek V3 | 1-step Off | 256 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-deepseek-v3-64n4g-async-1off.yaml'),
         figures=(_f('step_s', 61.7), _f('tokens_per_s_per_gpu', 26.7)),
@@ -965,11 +965,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[16,1] T[1,1,16,8,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on separate '
-               'generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g '
-               '(assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
+               'generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
+               'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
                'responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -977,7 +977,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_qwen3_235b_on_64g',
         system='nemo_rl', model='Qwen3-235B', arch='qwen3_235b_a22b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=64,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=64,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-235B | On policy | 64 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-qwen3-235b-16n4g.yaml'),
         figures=(_f('step_s', 286.0), _f('tokens_per_s_per_gpu', 163.0)),
@@ -988,10 +988,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.4, table_layout='G[8,1] T[2,2,16,4,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -999,7 +999,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_qwen3_235b_on_128g',
         system='nemo_rl', model='Qwen3-235B', arch='qwen3_235b_a22b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=128,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=128,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-235B | On policy | 128 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-qwen3-235b-32n4g.yaml'),
         figures=(_f('step_s', 345.0), _f('tokens_per_s_per_gpu', 67.4)),
@@ -1010,10 +1010,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[8,1] T[2,2,16,4,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -1021,7 +1021,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_qwen3_235b_1off_128g',
         system='nemo_rl', model='Qwen3-235B', arch='qwen3_235b_a22b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=128,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=128,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-235B | 1-step Off | 128 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-qwen3-235b-32n4g-async-1off.yaml'),
         figures=(_f('step_s', 278.0), _f('tokens_per_s_per_gpu', 85.5)),
@@ -1032,11 +1032,11 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[8,1] T[4,1,16,4,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async vLLM engine) on separate '
-               'generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink domain) entered as b200_180g '
-               '(assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
+               'generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB HBM3e, 72-GPU NVLink domain). '
+               'prompt_mean_tokens 120 is assumed: on the on-policy rows tokens/s/GPU x step x GPUs / '
                'responses exceeds G-Average Seq len by 99-131 tokens, read as the prompt (cot.txt template + '
                "problem). response_mean_tokens is the table's G-Average Seq len (read as generated tokens per "
                'response).'),
@@ -1044,7 +1044,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_qwen3_30b_a3b_on_16g',
         system='nemo_rl', model='Qwen3-30B3A', arch='qwen3_30b_a3b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=16,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=16,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-30B3A | On policy | 16 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-qwen3-30ba3b-4n4g.yaml'),
         figures=(_f('step_s', 221.0), _f('tokens_per_s_per_gpu', 1910.0)),
@@ -1055,10 +1055,10 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         gen_memory_fraction=0.6, table_layout='G[1,1] T[1,1,16,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE,
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
-        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU (~186 GB HBM3e, 72-GPU '
-               'NVLink domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy '
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
+        notes=('Colocated: vLLM and Megatron share every GPU (refit in place). GB200 GPU entered as gb200_186g '
+               '(186 GB HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy '
                'rows tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),
@@ -1066,7 +1066,7 @@ NEMO_RL: tuple[PublishedRun, ...] = (
     PublishedRun(
         id='nemo_v06_gb200_grpo_qwen3_30b_a3b_1off_16g',
         system='nemo_rl', model='Qwen3-30B3A', arch='qwen3_30b_a3b', method='grpo',
-        hardware='GB200-NVL72', gpu='b200_180g', gpus=16,
+        hardware='GB200-NVL72', gpu='gb200_186g', gpus=16,
         source=Source(**NEMO_V06_TABLE, table='GB200 BF16 Benchmarks', row='GRPO | Qwen3-30B3A | 1-step Off | 16 GPUs'),
         recipe_source=Source(**NEMO_V06_RECIPES, path=_RECIPES + 'grpo-qwen3-30ba3b-4n4g-async-1off.yaml'),
         figures=(_f('step_s', 301.0), _f('tokens_per_s_per_gpu', 1406.0)),
@@ -1077,12 +1077,12 @@ NEMO_RL: tuple[PublishedRun, ...] = (
         train_cp=1, kl=0.01, gen_memory_fraction=0.8, table_layout='G[1,1] T[1,1,16,1,n/a]',
         published=_NEMO_PUBLISHED,
         recipe=_NEMO_RECIPE + ('gen_gpus', 'train_gpus'),
-        derived=('optimizer_steps',),
-        assumed=('gpu', 'prompt_mean_tokens'),
+        derived=('gpu', 'optimizer_steps'),
+        assumed=('prompt_mean_tokens',),
         notes=('The table prints training EP 16, but the recipe trains on 8 GPUs (8 generation + 8 training) with '
                'EP 8 (recipe value kept). Async GRPO (max_trajectory_age_steps=1, in-flight weight updates, async '
-               'vLLM engine) on separate generation and training GPUs. GB200 GPU (~186 GB HBM3e, 72-GPU NVLink '
-               'domain) entered as b200_180g (assumed). prompt_mean_tokens 120 is assumed: on the on-policy rows '
+               'vLLM engine) on separate generation and training GPUs. GB200 GPU entered as gb200_186g (186 GB '
+               'HBM3e, 72-GPU NVLink domain). prompt_mean_tokens 120 is assumed: on the on-policy rows '
                'tokens/s/GPU x step x GPUs / responses exceeds G-Average Seq len by 99-131 tokens, read as the '
                "prompt (cot.txt template + problem). response_mean_tokens is the table's G-Average Seq len (read as "
                'generated tokens per response).'),

@@ -186,7 +186,7 @@ class EstStepVM:
     method: str
     placement: str
     staleness: int
-    layout_case: str  # separate placement: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed
+    layout_case: str  # separate: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed | given
     generation_pct: float   # the step's generation share, %
     tail_pct: float         # the longest response's share of generation, %
     idle_pct: float         # GPU-seconds no phase uses, % of the step's GPU-seconds
@@ -228,6 +228,9 @@ class EstRunVM:
     epochs: int
     gpus: int       # the GPUs the run is timed on (the fewest that fit, when the state's own do not)
     timed: bool = True  # False: no GPU count fits, no run to time (est.run.nofit)
+    validation_seconds: float = 0.0  # of ``seconds``: the run's validation passes (Run.validation_hours)
+    validation_passes: int = 0
+    eval_every: int = 0
 
     @property
     def text_key(self) -> str:  # the run's sentence: over the pairs (DPO) or over the prompts
@@ -381,6 +384,8 @@ def _layout_case(r: Result) -> str:
     """How the chosen split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): the model searches
     only among layouts that fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
     layout = r.step.gpu_groups
+    if layout is not None and r.inputs.generation_gpus and not layout.colocated:
+        return "given"  # the user fixed the generation GPUs (``generation_gpus``)
     if layout is None or not layout.searched:
         return "fixed"
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
@@ -415,7 +420,9 @@ def _est_run(r: Result) -> EstRunVM:
     gpus = i.gpus if r.stage == "dpo" else (r.timed_gpus or i.gpus)
     return EstRunVM(stage=r.stage, steps=run.steps if run else 0, seconds=run.hours * 3600 if run else 0.0,
                     gpu_hours=run.gpu_hours if run else 0.0, prompts=i.prompts, pairs=i.pairs, epochs=i.epochs,
-                    gpus=gpus, timed=run is not None or r.stage not in RL_LOOP_STAGES)
+                    gpus=gpus, timed=run is not None or r.stage not in RL_LOOP_STAGES,
+                    validation_seconds=run.validation_hours * 3600 if run else 0.0,
+                    validation_passes=run.evals if run and run.validation_hours > 0 else 0, eval_every=i.eval_every)
 
 
 def _band(meter_id: str) -> tuple[str, str]:

@@ -44,7 +44,8 @@ def test_every_constant_is_documented_with_its_value(key: str) -> None:
 def test_every_gpu_is_documented_with_its_figures(key: str) -> None:
     g = GPUS[key]
     expected = [f"`{key}`", fmt(g.memory_gb), fmt(g.hbm_bandwidth_tb_per_s), fmt(g.peak_bf16_tflops),
-                fmt(g.host_link_gb_per_s), fmt(g.nvlink_gb_per_s), fmt(g.ib_gb_per_s), f"[{g.source}](#src-{g.source})"]
+                fmt(g.host_link_gb_per_s), fmt(g.nvlink_gb_per_s), fmt(g.ib_gb_per_s), fmt(g.nvlink_domain_gpus),
+                fmt(g.node_gpus), f"[{g.source}](#src-{g.source})"]
     assert row(f"`{key}`") == expected, f"docs/model.md row should be: | {' | '.join(expected)} |"
 
 

@@ -155,8 +155,17 @@ def test_more_gpus_never_slow_a_fitting_step(q: dict, factor: int) -> None:
 # Rows outside 2×, and why (docs/model.md, "Frontier calibration"): each a mechanism the lab lacks or a comparison
 # the row does not allow, never a constant to fit.
 _SMALL_MOE = ("Qwen3-30B-A3B: the lab's MoE decode and Megatron training are 2-4x faster than measured (expert "
-              "routing, small expert GEMMs, load imbalance); on GB200 the lab enters a B200 (HGX, 8 TB/s), where "
-              "NeMo RL's GB200 rows run no faster per GPU than its H100 ones")
+              "routing, small expert GEMMs, load imbalance); NeMo RL's GB200 rows run no faster per GPU than its "
+              "H100 ones")
+# GB200 NVL72 entered as itself (gb200_186g: one 72-GPU NVLink domain): the DeepSeek-V3 on-policy rows passed only
+# while an HGX B200 paid DeepEP's InfiniBand exchange a rack never pays
+_DSV3_GB200 = ("DeepSeek-V3 on GB200 NVL72: NeMo RL's step (108-128 s) is barely shorter than on H100 (134 s) with "
+               "2.4x the bandwidth and no InfiniBand inside the rack; the lab's engine (TP 64 over NVLink, no expert "
+               "exchange) and its Megatron MoE training at train_mfu leave out what NeMo RL pays (per-step costs of "
+               "a vLLM instance across 8-16 trays, micro-batch-1 MoE training): no sourced mechanism yet")
+_TP_IN_RACK = ("the lab's engine takes TP 16 inside the 72-GPU NVLink domain where NeMo RL's recipe runs vLLM at TP 8 "
+               "(no input fixes the engine's TP; entered as an 8-GPU HGX domain the lab gives 0.50-0.60x), and "
+               "its MoE decode is too fast (" + _SMALL_MOE + ")")
 MISSES = {
     "nemo_v05_h100_dapo_dsv3_on_512g": "DAPO, entered with oversample 3 (the recipe's batch_multiplier, the least "
                                        "it generates): the recipe runs vLLM TP 64 with enforce_eager (no CUDA "
@@ -165,17 +174,30 @@ MISSES = {
                                        "either",
     "nemo_v06_gb200_grpo_qwen3_235b_on_128g": "NeMo RL's step rises from 286 s on 64 GB200s to 345 s on 128; the "
                                               "lab's never rises with GPUs (a property), so at most one of the "
-                                              "pair can land (the 64-GPU row does, 0.61x)",
+                                              "pair can land; and " + _TP_IN_RACK,
+    "nemo_v05_gb200_grpo_dsv3_on_128g": _DSV3_GB200,
+    "nemo_v06_gb200_grpo_dsv3_on_128g": _DSV3_GB200,
+    "nemo_v06_gb200_grpo_dsv3_on_256g": _DSV3_GB200,
+    "nemo_v05_gb200_grpo_qwen3_235b_on_64g": _TP_IN_RACK,
+    "nemo_v05_gb200_grpo_qwen3_235b_1off_128g": "at the bound (0.500x, entered at the recipe's 64 / 64 split): "
+                                                + _TP_IN_RACK,
+    "nemo_v06_gb200_grpo_qwen3_235b_on_64g": _TP_IN_RACK,
+    "nemo_v06_gb200_grpo_qwen3_235b_1off_128g": _TP_IN_RACK,
     "nemo_v05_gb200_grpo_qwen3_30b_a3b_on_16g": _SMALL_MOE,
     "nemo_v06_gb200_grpo_qwen3_30b_a3b_on_16g": _SMALL_MOE,
-    "nemo_v05_gb200_grpo_qwen3_30b_a3b_1off_32g": "the lab's async split search beats NeMo RL's fixed 16 / 16 "
-                                                  "split (no input fixes the split), and " + _SMALL_MOE,
-    "nemo_v06_gb200_grpo_qwen3_30b_a3b_1off_16g": "as the 32-GPU 1-step-off row: the searched split and "
+    "nemo_v05_gb200_grpo_qwen3_30b_a3b_1off_32g": "entered at NeMo RL's fixed 16 / 16 split (generation_gpus): "
+                                                  + _SMALL_MOE,
+    "nemo_v06_gb200_grpo_qwen3_30b_a3b_1off_16g": "entered at the recipe's 8 / 8 split (generation_gpus): "
                                                   + _SMALL_MOE,
     "verl_fa_30b_a3b_sync_128g": _SMALL_MOE + "; no mean response length is printed (the lab's 1,024 entered)",
-    "verl_fa_30b_a3b_async_96_32": "the lab searches the split (16 / 38 / 74) where verl ran 96 : 32, which its doc "
-                                   "calls not optimal; with the prompt entered as a mean (120, not the 2,048 cap) "
-                                   "the lab's Megatron MoE training is 3x faster than measured (" + _SMALL_MOE + ")",
+    "verl_fa_7b_async_16_16": "entered at verl's fixed 16 : 16 split (generation_gpus; searched, the lab had moved "
+                              "GPUs to training and landed at 1.48x): the lab's FSDP training of the 7 B on 16 H20s "
+                              "takes 520 s against the 314 s verl prints (training_s), and it runs the old-log-prob "
+                              "recompute (135 s) after it where verl's is inside that figure; no mean response "
+                              "length is printed (the lab's 1,024 entered: 6 · 7.6 B · 8,192 · 1,144 tokens / "
+                              "(16 · 148 TFLOP/s · 0.35) = 518 s)",
+    "verl_fa_7b_validate_async_8_8": "as the 16 : 16 row, at verl's 8 : 8: the lab's training 1,039 s against verl's "
+                                     "436 s (training_s); searched, 1.78x",
     "verl_tuning_qwen25_14b_full_4xh800": "not comparable: the table's count is the one its tuned script ran on "
                                           "(4 H800, whole-node tensor parallelism for vLLM), not the fewest that "
                                           "fit; the lab fits the same states with offload on 1",
@@ -206,6 +228,8 @@ def row_inputs(r: PublishedRun) -> dict[str, str]:
         q["kl"] = r.kl
     if r.staleness:
         q["staleness"], q["placement"] = min(r.staleness, 8), "separate"
+    if r.colocated is False and r.gen_gpus:  # a recipe fixes its split: its generation GPUs, not the searched ones
+        q["generation_gpus"] = r.gen_gpus
     if r.partial_rollouts:
         q["partial_rollouts"] = "on"
     if r.rollout_dtype == "fp8":
@@ -298,7 +322,64 @@ def test_the_cross_node_expert_exchange_holds_every_decode_step_of_the_tail() ->
     g = result(arch="deepseek_v3", gpus=256, gpu="h100_80g", method="grpo", reward="verifier", placement="colocated",
                rollouts=512, group=16, prompt_tokens=120, response_tokens=744, response_max_tokens=1536).step.gen
     assert g.tensor_parallel * g.pipeline == 32
-    exchange = expert_exchange_seconds(ARCHS["deepseek_v3"], g.batch, g.tensor_parallel, g.pipeline)
+    exchange = expert_exchange_seconds(ARCHS["deepseek_v3"], g.batch, g.tensor_parallel, g.pipeline, GPUS["h100_80g"])
     assert exchange == approx(58 * 428e-6)
     assert g.all_reduce_s >= exchange and g.tail_floor_s >= 1536 * exchange
-    assert expert_exchange_seconds(ARCHS["qwen3_235b_a22b"], 64, 8, 1) == 0.0      # one node: NVLink all-reduces
+    assert expert_exchange_seconds(ARCHS["qwen3_235b_a22b"], 64, 8, 1, GPUS["h100_80g"]) == 0.0  # one node
+
+
+# --- GB200 NVL72: one NVLink domain of 72 GPUs ----------------------------------------------------------------------
+
+
+def test_gb200_is_one_72_gpu_nvlink_domain_where_hgx_parts_are_8() -> None:
+    # NVIDIA's GB200 NVL72 table over its 72 GPUs: 13.4 TB / 72 = 186 GB, 576 TB/s / 72 = 8 TB/s, 360 PFLOP/s sparse
+    # / 72 / 2 = 2,500 dense; 72 GPUs on NVLink, 4 to a compute tray.  Every HGX part keeps the 8-GPU baseboard
+    from app.model.assumptions import GPUS_PER_NODE
+    from app.model.physics.network import collective_bandwidth, expert_exchange_seconds
+    gb = GPUS["gb200_186g"]
+    assert (gb.memory_gb, gb.hbm_bandwidth_tb_per_s, gb.peak_bf16_tflops) == (186.0, 8.0, 2500.0)
+    assert (gb.nvlink_domain_gpus, gb.node_gpus) == (72, 4)
+    assert all(g.nvlink_domain_gpus == g.node_gpus == GPUS_PER_NODE for k, g in GPUS.items() if k != "gb200_186g")
+    # a 64-GPU collective stays on NVLink in the rack (900 · 0.77 GB/s) and falls to InfiniBand on HGX (50 GB/s)
+    assert collective_bandwidth(gb, 64) == approx(900e9 * 0.77)
+    assert collective_bandwidth(GPUS["b200_180g"], 64) == approx(50e9)
+    # DeepSeek-V3 at TP 32 (NeMo RL's GB200 recipe): no InfiniBand expert exchange inside the rack; on HGX, 58 · 428 µs
+    assert expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 32, 1, gb) == 0.0
+    assert expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 32, 1, GPUS["b200_180g"]) == approx(58 * 428e-6)
+    # the engine may take TP up to 64 in the rack, 8 on a baseboard
+    q = dict(arch="deepseek_v3", gpus=128, method="grpo", reward="verifier", placement="colocated", rollouts=512,
+             group=16, prompt_tokens=120, response_tokens=711, response_max_tokens=1536)
+    rack, hgx = result(**q, gpu="gb200_186g").step.gen, result(**q, gpu="b200_180g").step.gen
+    assert rack.tensor_parallel > 8 and rack.pipeline == 1
+    assert hgx.tensor_parallel <= 8 and hgx.tensor_parallel * hgx.pipeline > 8
+
+
+def test_the_gb200_rows_enter_the_gb200() -> None:
+    rows = [r for r in RUNS if r.hardware == "GB200-NVL72"]
+    assert rows and all(r.gpu == "gb200_186g" and "gpu" not in r.assumed for r in rows)
+
+
+# --- a recipe's fixed split (generation_gpus) -----------------------------------------------------------------------
+
+
+def test_generation_gpus_fixes_the_split_the_search_would_move() -> None:
+    # verl's fully_async Qwen3-30B-A3B run: 96 of 128 H20s generate, 32 train (its doc: "not optimal").  Searched, the
+    # lab gives generation 16 GPUs; fixed, exactly 96, the other 32 shared by the reference and the trainer
+    row = next(r for r in RUNS if r.id == "verl_fa_30b_a3b_async_96_32")
+    q = row_inputs(row)
+    assert q["generation_gpus"] == "96"
+    fixed = evaluate(normalise(q)[0]).step
+    searched = evaluate(normalise({k: v for k, v in q.items() if k != "generation_gpus"})[0]).step
+    assert fixed.groups.generation == 96 and fixed.groups.scoring + fixed.groups.training == 32
+    assert searched.groups.generation != 96 and searched.total_s <= fixed.total_s
+    assert fixed.gpu_groups is not None and not fixed.gpu_groups.searched
+    # colocated ignores it: every GPU generates
+    assert evaluate(normalise({**q, "placement": "colocated", "staleness": "0"})[0]).step.groups.colocated
+
+
+def test_generation_gpus_leaves_the_trainer_a_gpu_with_a_notice() -> None:
+    i, notices = normalise({"gpus": "16", "placement": "separate", "generation_gpus": "16"})
+    assert i.generation_gpus == 15
+    assert [(n.field, n.kind, n.given, n.used) for n in notices] == [("generation_gpus", "generation_gpus_above",
+                                                                      "16", "15")]
+    assert normalise({"gpus": "16", "generation_gpus": "8"})[1] == ()

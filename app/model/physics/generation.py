@@ -105,20 +105,30 @@ def kv_replication(arch: Arch, tp: int) -> float:
     return max(1.0, tp / arch.kv_heads)
 
 
-TP_DEGREES = (1, 2, 4, 8)  # tensor-parallel degrees within a node of 8 GPUs
+TP_DEGREES = (1, 2, 4, 8, 16, 32, 64)  # powers of 2 within an NVLink domain: 8 on HGX, up to 64 of GB200's 72
 
 
 NO_GENERATION = Generation(0.0, 0, 0, 0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, "none")
 
 
-def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str) -> tuple[int, ...]:
-    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(8 GPUs per node, GPUs) [8] (verl: prefer small
-    TP and more replicas).  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``).  HF generate has no
-    tensor parallelism (1)."""
+def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str,
+                            nvlink_gpus: int = GPUS_PER_NODE) -> tuple[int, ...]:
+    """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(the GPUs one NVLink domain joins, GPUs) [8]
+    (verl: prefer small TP and more replicas) — 8 on an HGX baseboard, up to 64 in a GB200 NVL72 rack, where NeMo
+    RL runs vLLM at TP 16–32.  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``); beyond
+    8 it must divide the attention heads (vLLM's rule; at ≤ 8 every shipped architecture's heads allow it).  HF
+    generate has no tensor parallelism (1).
+
+    >>> from app.model.assumptions import ARCHS
+    >>> tensor_parallel_options(ARCHS["deepseek_v3"], 128, "vllm", 72)
+    (1, 2, 4, 8, 16, 32, 64)
+    >>> tensor_parallel_options(ARCHS["deepseek_v3"], 128, "vllm")   # an HGX node
+    (1, 2, 4, 8)
+    """
     if engine == "hf":
         return (1,)
-    limit = max(1, min(GPUS_PER_NODE, gen_gpus))
-    return TP_DEGREES[:limit.bit_length()]  # the powers of 2 ≤ limit: bit_length(limit) of them
+    limit = max(1, min(nvlink_gpus, gen_gpus))
+    return tuple(tp for tp in TP_DEGREES if tp <= limit and (tp <= GPUS_PER_NODE or arch.heads % tp == 0))
 
 
 def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
@@ -127,7 +137,7 @@ def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
     write (verl ``rollout.pipeline_model_parallel_size``).  NeMo RL's recipes run TP 16–32 across nodes instead
     (Qwen3-235B-A22B, DeepSeek-V3 colocated): the lab's pipeline stages read the weights as slowly as one node's
     TP would, a documented difference (docs/model.md)."""
-    return tensor_parallel_options(e.arch, e.max_gpus, e.engine)
+    return tensor_parallel_options(e.arch, e.max_gpus, e.engine, e.gpu.nvlink_domain_gpus)
 
 
 class EnginePlan(NamedTuple):
@@ -224,7 +234,7 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
     kv_footprint_gb = e.kv_seq_gb * kv_split
     pp = 1
     usable = (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb  # what weights may take, leaving a useful KV cache
-    if tp >= min(GPUS_PER_NODE, e.max_gpus) and (tp * usable < e.weights_gb
+    if tp >= min(gpu.nvlink_domain_gpus, e.max_gpus) and (tp * usable < e.weights_gb
                                                   or tp * e.engine_memory_gb < e.weights_gb + kv_footprint_gb):
         fewest = max(1, math.ceil((e.weights_gb + kv_footprint_gb) / (tp * e.engine_memory_gb) - 1e-9))
         pp = max(fewest, math.ceil(e.weights_gb / (tp * usable) - 1e-9))
@@ -300,7 +310,7 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     t_mem += host_s
     t_compute = batch * flops_per_token / compute_rate
     reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
-    reduce += expert_exchange_seconds(arch, batch, tp, pipeline)
+    reduce += expert_exchange_seconds(arch, batch, tp, pipeline, gpu)
     return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
 
 
@@ -498,4 +508,4 @@ def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpu
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
     """The engine layout memory figures use: the widest tensor-parallel degree the generation GPUs allow
     (independent of the speed-optimal choice, which jumps as the policy grows)."""
-    return tensor_parallel_options(w.arch, max(gen_gpus, 1), engine)[-1]
+    return tensor_parallel_options(w.arch, max(gen_gpus, 1), engine, w.gpu.nvlink_domain_gpus)[-1]

@@ -168,10 +168,11 @@ def _layout(w: Workload, backend: str, tp: int, pp: int, ep: int, gpus: int, col
     )
 
 
-def megatron_candidates(arch: Arch, gpus: int, cp: int) -> list[tuple[int, int, int]]:
+def megatron_candidates(arch: Arch, gpus: int, cp: int, max_tp: int = GPUS_PER_NODE) -> list[tuple[int, int, int]]:
     """(TP, PP, EP) in the order a Megatron user tries them: pipeline stages as few as possible (1, 2, 4, … up to
     ``megatron_max_pipeline``), and
-    for each the tensor-parallel degree 1 → 8 inside a node; experts over as many GPUs as the stage's ranks allow,
+    for each the tensor-parallel degree 1 → 8 inside a host (``max_tp``: ``GpuSpec.node_gpus``, 8 on HGX, a GB200
+    tray's 4 — NeMo RL's GB200 recipes train at TP 1–4, and a launch command's TP stays on one host); experts over as many GPUs as the stage's ranks allow,
     up to ``megatron_max_expert_parallel`` (every NeMo RL MoE recipe uses EP 8–16)."""
     out = []
     pp = 1
@@ -182,7 +183,7 @@ def megatron_candidates(arch: Arch, gpus: int, cp: int) -> list[tuple[int, int, 
             while ep * 2 <= min(arch.experts, MEGATRON_MAX_EXPERT_PARALLEL, per_stage):
                 ep *= 2
         for tp in (1, 2, 4, 8):
-            if tp <= GPUS_PER_NODE and tp * pp * cp <= gpus:
+            if tp <= max_tp and tp * pp * cp <= gpus:
                 out.append((tp, pp, ep))
         pp *= 2
     return out
@@ -197,7 +198,7 @@ def training_layout(w: Workload, gpus: int, colocated: bool) -> TrainingLayout:
     backend = backend_for(w.arch)
     if backend == "fsdp":
         return _layout(w, "fsdp", 1, 1, 1, gpus, colocated)
-    candidates = megatron_candidates(w.arch, gpus, w.context_parallel) or [(1, 1, 1)]
+    candidates = megatron_candidates(w.arch, gpus, w.context_parallel, w.gpu.node_gpus) or [(1, 1, 1)]
     layout = None
     for tp, pp, ep in candidates:
         layout = _layout(w, "megatron", tp, pp, ep, gpus, colocated)
@@ -215,7 +216,7 @@ def fitting_layouts(w: Workload, gpus: int, colocated: bool) -> tuple[TrainingLa
         layout = _layout(w, "fsdp", 1, 1, 1, gpus, colocated)
         return (layout,) if layout.fits else ()
     candidates = (_layout(w, "megatron", tp, pp, ep, gpus, colocated)
-                  for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel))
+                  for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel, w.gpu.node_gpus))
     return tuple(layout for layout in candidates if layout.fits)
 
 
@@ -226,7 +227,7 @@ def training_fits(w: Workload, gpus: int, colocated: bool) -> bool:
     if backend_for(w.arch) == "fsdp":
         return _layout(w, "fsdp", 1, 1, 1, gpus, colocated).fits
     widest: dict[int, tuple[int, int, int]] = {}
-    for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel):
+    for tp, pp, ep in megatron_candidates(w.arch, gpus, w.context_parallel, w.gpu.node_gpus):
         widest[pp] = (tp, pp, ep)  # candidates come in rising TP for each PP
     return any(_layout(w, "megatron", tp, pp, ep, gpus, colocated).fits for tp, pp, ep in widest.values())
 

@@ -10,7 +10,6 @@ from app.model.assumptions import (
     COLLECTIVE_BUS_EFFICIENCY,
     COLLECTIVE_LATENCY_S,
     EXPERT_EXCHANGE_S,
-    GPUS_PER_NODE,
     INFER_BYTES_PER_PARAM,
     Arch,
     GpuSpec,
@@ -19,10 +18,11 @@ from app.model.physics.architecture import GIGA
 
 
 def collective_bandwidth(gpu: GpuSpec, n_gpus: int) -> float:
-    """Bandwidth of a collective over ``n_gpus``, B/s: inside one node (≤ 8 GPUs) NVLink, one direction
-    (half the datasheet's bidirectional figure) × 0.77 bus efficiency [9] (≈ 230 GB/s on A100); once the group
-    spans nodes, the InfiniBand bandwidth per GPU."""
-    if n_gpus <= GPUS_PER_NODE:
+    """Bandwidth of a collective over ``n_gpus``, B/s: inside one NVLink domain (≤ 8 GPUs on an HGX node, ≤ 72 in
+    a GB200 NVL72 rack: ``nvlink_domain_gpus``) NVLink, one direction (half the datasheet's bidirectional figure)
+    × 0.77 bus efficiency [9] (≈ 230 GB/s on A100); once the group leaves the domain, the InfiniBand bandwidth per
+    GPU."""
+    if n_gpus <= gpu.nvlink_domain_gpus:
         return gpu.nvlink_gb_per_s / 2.0 * COLLECTIVE_BUS_EFFICIENCY * GIGA
     return gpu.ib_gb_per_s * GIGA
 
@@ -51,24 +51,27 @@ def tp_all_reduce_seconds(arch: Arch, batch: float, tp: int, gpu: GpuSpec) -> fl
 EXCHANGE_TOKENS_PER_RANK = 128  # the batch per rank DeepEP's low-latency figures were measured at (``deepep``)
 
 
-def expert_exchange_seconds(arch: Arch, batch: float, tp: int, pipeline: int) -> float:
-    """The cross-node expert exchange of one decode step of a mixture-of-experts engine instance larger than a node
-    (tp · pp > 8 GPUs), s: every MoE layer sends each token to the GPUs holding its experts and gathers the results
+def expert_exchange_seconds(arch: Arch, batch: float, tp: int, pipeline: int, gpu: GpuSpec) -> float:
+    """The cross-node expert exchange of one decode step of a mixture-of-experts engine instance larger than its
+    NVLink domain (tp · pp > 8 GPUs on HGX, > 72 on GB200 NVL72: ``nvlink_domain_gpus``), s: every MoE layer sends each token to the GPUs holding its experts and gathers the results
     back over RDMA — DeepEP's dispatch + combine (``expert_exchange_s``, 428 µs at EP 32 for ≤ 128 tokens per
     rank), or, as NeMo RL launches DeepSeek-V3 (vLLM TP 32 over 4 nodes), an all-reduce of each layer across nodes
     that costs at least as much.  A latency per layer, not a bandwidth: the weights' roofline knows nothing of it,
     and it holds every decode step of the tail (a batch of one pays it too).  Beyond 128 tokens per rank (the
     micro-batch b / pp over its tp ranks) it grows with the tokens (DeepEP's kernels then run at their RDMA
-    bandwidth).  0 for dense models and for an instance inside one node (NVLink: the all-reduces of
-    ``tp_all_reduce_seconds``).
+    bandwidth).  0 for dense models and for an instance inside one NVLink domain (the all-reduces of
+    ``tp_all_reduce_seconds``): DeepSeek-V3 at TP 32 in a GB200 NVL72 rack exchanges over NVLink, as on one node.
 
-    >>> from app.model.assumptions import ARCHS
-    >>> round(expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 4) * 1e3, 1)   # 58 MoE layers · 428 µs
+    >>> from app.model.assumptions import ARCHS, GPUS
+    >>> h100, gb200 = GPUS["h100_80g"], GPUS["gb200_186g"]
+    >>> round(expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 4, h100) * 1e3, 1)   # 58 MoE layers · 428 µs
     24.8
-    >>> expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 1), expert_exchange_seconds(ARCHS["llama3_70b"], 64, 8, 4)
+    >>> expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 8, 1, h100), expert_exchange_seconds(ARCHS["llama3_70b"], 64, 8, 4, h100)
     (0.0, 0.0)
+    >>> expert_exchange_seconds(ARCHS["deepseek_v3"], 64, 32, 1, gb200)   # TP 32 inside the 72-GPU domain
+    0.0
     """
-    if not arch.moe or tp * pipeline <= GPUS_PER_NODE:
+    if not arch.moe or tp * pipeline <= gpu.nvlink_domain_gpus:
         return 0.0
     per_rank = batch / (pipeline * tp)
     return arch.moe_layers * EXPERT_EXCHANGE_S * max(1.0, per_rank / EXCHANGE_TOKENS_PER_RANK)
@@ -86,6 +89,6 @@ def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu:
 
 
 def _sync_link(gpu: GpuSpec, generation_gpus: int, training_gpus: int) -> float:
-    """The link a weight broadcast from the trainer to the engines uses: NVLink when both fit in one node,
-    InfiniBand otherwise, B/s."""
+    """The link a weight broadcast from the trainer to the engines uses: NVLink when both fit in one NVLink
+    domain, InfiniBand otherwise, B/s."""
     return collective_bandwidth(gpu, generation_gpus + training_gpus)

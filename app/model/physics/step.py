@@ -12,7 +12,6 @@ from typing import NamedTuple
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
     FORWARD_MFU,
-    GPUS_PER_NODE,
     HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
     SEPARATE_MIN_GPUS,
@@ -138,8 +137,8 @@ def trainer_swap_seconds(w: Workload, layout: TrainingLayout) -> float:
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     """Colocated: phases take turns on all G GPUs.  vllm = the hybrid engine (verl, OpenRLHF
     --colocate_all_models, NeMo RL): the engine gets ``colocated_engine_memory_gb`` of each GPU and each step pays
-    a refit, 2 · N_total / G bytes per GPU over the group's link (with more than one node, at best 2 · N_total / 8
-    over NVLink: each node refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
+    a refit, 2 · N_total / G bytes per GPU over the group's link (beyond one NVLink domain, at best 2 · N_total / D
+    over NVLink, D = ``nvlink_domain_gpus``, 8 on HGX, 72 on GB200 NVL72: each domain refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
     weights are all-gathered every decode step, the KV cache in what the states leave.  The hybrid engine also
     sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit, and a Megatron trainer's
     states go to host memory and back (``trainer_swap_seconds``).
@@ -153,8 +152,9 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     if i.engine == "vllm" and i.rollouts > 0:
         weights = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA
         sync = weights / n / collective_bandwidth(gpu, n)
-        if n > GPUS_PER_NODE:
-            sync = min(sync, weights / GPUS_PER_NODE / collective_bandwidth(gpu, GPUS_PER_NODE))
+        domain = gpu.nvlink_domain_gpus  # each NVLink domain refits from its own copy
+        if n > domain:
+            sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
         sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, training_layout(w, n, colocated=True))
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
@@ -270,6 +270,19 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     return out
 
 
+def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) -> tuple[int, int, int]:
+    """The split of a recipe that fixes its generation GPUs (``generation_gpus``: NeMo RL's 1-step-off recipes give
+    half the GPUs to vLLM, verl's fully_async 30B-A3B run 96 of 128): generation exactly as given, the rest R shared
+    by scoring and training where B / s + C / t is least (as ``_async_splits``), scoring held to its minimum.  It
+    is not searched and may not fit: the memory lanes then say so, as for any count the user gives."""
+    rest = i.gpus - i.generation_gpus
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    c = training_seconds(w, i, 1)
+    share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
+    score = min(max(s_min, round(rest * share)), rest - 1) if s_min else 0
+    return i.generation_gpus, score, rest - score
+
+
 def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups,
                    minimums: tuple[int | None, int, int | None]) -> tuple[int, int, int] | None:
     """The fastest split of the separate GPUs among the fixed one and those near the balance point
@@ -278,11 +291,13 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
     t_min, s_min, g_min = minimums
     if i.rollouts <= 0 or t_min is None or g_min is None or t_min + s_min + g_min > i.gpus:
         return None
+    if i.generation_gpus:
+        return _fixed_generation(w, i, t_min, s_min)
     layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
                                                                               g_min)]
     if i.staleness:
         layouts += _async_splits(w, i, i.gpus, t_min, s_min, g_min)
-    node = GPUS_PER_NODE
+    node = w.gpu.nvlink_domain_gpus
     if i.gpus > node and t_min + s_min + g_min <= node:
         one_node = gpu_groups(node, False)
         layouts += [(one_node.generation, one_node.scoring, one_node.training),
@@ -316,9 +331,10 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        # a step never has to use every GPU: one node (no InfiniBand) and one GPU (no collectives at all) are tried
+        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack) and
+        # one GPU (no collectives at all) are tried
         # too, so more GPUs never slow the step (the other GPUs then idle)
-        for n in (GPUS_PER_NODE, 1):
+        for n in (gpu.nvlink_domain_gpus, 1):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
                 if fewer.total_s < phases.total_s * (1 - 1e-12):
@@ -329,7 +345,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         minimums = role_minimums(w, i)
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
-        searched = groups != fixed
+        searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)
         phases = _separate_phases(w, i, engines, groups.generation, groups.scoring, groups.training)

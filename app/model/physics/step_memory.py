@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from app.model.assumptions import GPUS_PER_NODE, INFER_BYTES_PER_PARAM, SEPARATE_MIN_GPUS, GpuSpec
+from app.model.assumptions import INFER_BYTES_PER_PARAM, SEPARATE_MIN_GPUS, GpuSpec
 from app.model.inputs import WorkloadInputs
 from app.model.physics.generation import Generation
 from app.model.physics.layout import TrainingLayout, training_layout
@@ -137,11 +137,11 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         peak = max(layout.peak_gb, score_gb + w.score_extra_gb if groups.scoring else 0.0, weights_gb)
     lanes = memory_lanes(w, groups, layout, gen, engine_gb)
     engine_ok = gen.fits or not has_engine
-    nodes = max(1, math.ceil(max(groups.training, 1) / GPUS_PER_NODE))
+    nodes = max(1, math.ceil(max(groups.training, 1) / gpu.node_gpus))  # hosts: 8 GPUs on HGX, 4 on a GB200 tray
     host_per_node = layout.host_gb / nodes
     wake = 0.0
     if colocated and has_engine:
-        per_node = min(groups.training, GPUS_PER_NODE)
+        per_node = min(groups.training, gpu.node_gpus)
         host_per_node += weights_gb * per_node if i.engine == "vllm" else 0.0
         host_per_node += (layout.states_gb - resident) * per_node  # a Megatron trainer's states while generating
         wake = at_refit + sum(v for _, v in engine_parts(w, gen))
