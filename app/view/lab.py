@@ -31,6 +31,22 @@ class Control:
     last: int = 0
     shows_unit: bool = True  # False for a dimensionless coefficient whose label names it (KL penalty β): no "0.02 β"
 
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
+    @property
+    def hint_key(self) -> str:
+        return f"input.{self.name}.hint"
+
+    @property
+    def unit_key(self) -> str:
+        return f"unit.{self.name}"
+
+    @property
+    def options(self) -> tuple[tuple[str, str], ...]:  # a choice's values, each with its label's key
+        return tuple((v, f"choice.{self.name}.{v}") for v in self.choices)
+
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
 
@@ -64,6 +80,10 @@ class FormGroup:
     id: str
     controls: tuple[Control, ...]
 
+    @property
+    def legend_key(self) -> str:
+        return f"form.group.{self.id}"
+
 
 @dataclass(frozen=True, slots=True)
 class Form:
@@ -90,6 +110,14 @@ class ArchChoice:
     attention: str   # mha | gqa | mla ("" for custom)
     moe: bool
 
+    @property
+    def sub_key(self) -> str:  # the line under its name: size and attention, or the custom rule
+        return f"arch.sub.{'moe' if self.moe else 'dense'}" if self.total_b else "arch.sub.custom"
+
+    @property
+    def attention_key(self) -> str:
+        return f"arch.attention.{self.attention}"
+
 
 ARCH_CHOICES = {"custom": ArchChoice("custom", 0, 0, "", False)} | {
     k: ArchChoice(k, a.total_b, a.active_b, a.attention, a.experts > 0) for k, a in ARCHS.items()}
@@ -109,6 +137,31 @@ class Walk:
     @property
     def total(self) -> int:
         return len(self.steps)
+
+    @property
+    def dots(self) -> tuple[tuple[int, str, str], ...]:  # (number, URL, its title's key), one per step
+        return tuple((n, url, f"walk.{n}.title") for n, url, _ in self.steps)
+
+    # the current step's texts
+    @property
+    def title_key(self) -> str:
+        return f"walk.{self.current}.title"
+
+    @property
+    def question_key(self) -> str:
+        return f"walk.{self.current}.question"
+
+    @property
+    def reveal_key(self) -> str:
+        return f"walk.{self.current}.reveal"
+
+    @property
+    def numbers_key(self) -> str:
+        return f"walk.{self.current}.numbers"
+
+    @property
+    def takeaway_key(self) -> str:
+        return f"walk.{self.current}.takeaway"
 
     @property
     def own_url(self) -> str | None:
@@ -151,6 +204,8 @@ def other(lang: str) -> str:
 
 
 RULES = (("instructgpt", "instructgpt"), ("dpo", "dpo"), ("ppo", "ppo"), ("vllm", "vllm_blog"))  # (rule, source)
+# (rule, source, the keys of its title, body and citation)
+RULE_CARDS = tuple((rid, src, f"rule.{rid}.title", f"rule.{rid}.body", f"rule.{rid}.cite") for rid, src in RULES)
 
 
 def _keep(url: str, present: bool, step: int | None) -> str:
@@ -162,14 +217,16 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
     """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
     i = result.inputs
     query = canonical_query(i)
-    presets = tuple((pid, _keep(url, present, i.step)) for pid, url in preset_links(lang))
+    # (id, URL, its title's key, its description's key)
+    presets = tuple((pid, _keep(url, present, i.step), f"preset.{pid}.title", f"preset.{pid}.desc")
+                    for pid, url in preset_links(lang))
     return {
         "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present,
         "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": presets, "current_preset": current_preset(i),
         "self_path": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
-        "walk": walk(lang, i, present), "rules": RULES,
+        "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
     }
 
