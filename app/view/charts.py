@@ -317,8 +317,8 @@ def memory_chart(r: Result) -> MemoryChartVM:
         x, bars = float(BAR_LEFT), []
         for part, gb in lane.parts:
             w = gb / scale * span
-            # DPO trains no actor: its one trained model is the policy
-            name = "policy" if r.stage == "dpo" and part == "actor" else part
+            # DPO and GRPO train no actor (no critic beside it): the one trained model is the policy
+            name = "policy" if (r.stage == "dpo" or r.inputs.method == "grpo") and part == "actor" else part
             bars.append(PartBar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, part_key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
