@@ -25,7 +25,7 @@ from app.model.compare import (
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
-from app.model.stages import NODE_IDS
+from app.model.stages import NODE_IDS, RL_LOOP_STAGES
 from app.view.lab import other
 from app.view.links import lab_url
 
@@ -266,6 +266,13 @@ def decision_changes(a: Result, b: Result) -> tuple[ChangedDecision, ...]:
                  for k in changed_decisions(a, b))
 
 
+def grpo_run_note(a: Result, b: Result) -> WorkloadInputs | None:
+    """The GRPO side's inputs (the right one when both are) when it runs an RL loop: the page then says a run's
+    steps count prompts, not rollouts (``compare.run_note``); None otherwise."""
+    g = b if b.inputs.method == "grpo" else a
+    return g.inputs if g.inputs.method == "grpo" and g.stage in RL_LOOP_STAGES else None
+
+
 def critic_gb(r: Result) -> float:
     """The critic's training states (0 without one: GRPO, DPO, or no loop)."""
     return r.memory.models.critic_gb if r.cost.online else 0.0
@@ -292,7 +299,8 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
         "rows": rows, "changes": state_changes(ra, rb),
         "meter_rows": tuple(MeterRow(id=k, a=ra.meters[k], b=rb.meters[k], delta=rb.meters[k].value - ra.meters[k].value)
                             for k in METER_IDS),  # delta: right − left
-        "decisions_changed": decision_changes(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
+        "decisions_changed": decision_changes(ra, rb),
+        "dpo_rows_note": "dpo" in (ra.stage, rb.stage), "run_note": grpo_run_note(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
         "a_url": a_url, "b_url": b_url,
         "sides": (Side(side="left", result=ra, url=a_url), Side(side="right", result=rb, url=b_url)),
         "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, right, query))}",
