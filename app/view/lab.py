@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from app.model import DEFAULTS, Result, WorkloadInputs
-from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
+from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import moved_from_step, walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
@@ -191,12 +191,48 @@ def _shown(value: float) -> str:
     return f"{value:.12f}".rstrip("0") if abs(value) < 1e-3 else fmt_param(value)
 
 
-# the teaching assumptions and sourced constants, in the model's order; their words (what, unit, basis) are catalogue
-# text: assumption.<key>.label / .why / .value and source.<id>.title
-# ``pct`` and ``us`` are the value × 100 and × 10⁶, for the rows whose text gives a fraction as a percentage
-# (0.005 → "0.5%") or seconds as microseconds (0.00001 → "10 µs")
-ASSUMPTION_ROWS = tuple({"key": c.key, "value": _shown(c.value), "pct": c.value * 100, "us": c.value * 1e6,
-                         "source": c.source} for c in CONSTANTS.values())
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssumptionRow:
+    """A teaching assumption or sourced constant; its words (what, unit, basis) are catalogue text."""
+
+    key: str
+    value: str            # the value as the table shows it
+    pct: float            # the value × 100, for a row whose text gives a fraction as a percentage (0.005 → "0.5%")
+    us: float             # the value × 10⁶, for a row whose text gives seconds as microseconds (0.00001 → "10 µs")
+    source: str | None    # the source's id; None: a teaching assumption
+
+    @property
+    def label_key(self) -> str:
+        return f"assumption.{self.key}.label"
+
+    @property
+    def why_key(self) -> str:
+        return f"assumption.{self.key}.why"
+
+    @property
+    def value_key(self) -> str:
+        return f"assumption.{self.key}.value"
+
+    @property
+    def source_title_key(self) -> str:
+        return f"source.{self.source}.title"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GpuRow:
+    """A GPU of the reference page's table: the model's specification and its name's key."""
+
+    spec: GpuSpec
+
+    @property
+    def name_key(self) -> str:
+        return f"gpu.{self.spec.key}.name"
+
+
+# the teaching assumptions and sourced constants, in the model's order
+ASSUMPTION_ROWS = tuple(AssumptionRow(key=c.key, value=_shown(c.value), pct=c.value * 100, us=c.value * 1e6,
+                                      source=c.source) for c in CONSTANTS.values())
+GPU_ROWS = tuple(GpuRow(spec=g) for g in GPUS.values())
 
 
 def other(lang: str) -> str:
@@ -234,7 +270,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
 def reference_context(lang: str) -> dict:
     """Everything reference.html reads: the constants, the GPU specifications and the glossary."""
     return {"lang": lang, "other_lang": other(lang), "page": "reference", "switch_url": f"/{other(lang)}/reference",
-            "assumptions": ASSUMPTION_ROWS, "gpu_rows": tuple(GPUS.values()), "sources": SOURCES}
+            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES}
 
 
 __all__ = ["controls", "form_groups", "lab_context", "reference_context", "walk"]

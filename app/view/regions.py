@@ -270,6 +270,18 @@ class EstVsVM:
 
 
 @frozen
+class ShapeField:
+    """One number field of the custom shape (the paste helper's): its URL name and value ("" when unset)."""
+
+    name: str
+    value: str
+
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
+
+@frozen
 class ArchInfoVM:
     """The policy's shape under the architecture picker: a named model's config.json, or the custom rule."""
 
@@ -285,7 +297,7 @@ class ArchInfoVM:
     experts: int
     experts_per_token: int
     kv_bytes_per_token: float
-    shape: tuple[tuple[str, str], ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
+    shape: tuple[ShapeField, ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
 
     @property
     def info_key(self) -> str:  # the custom rule, or a named model's shape (mixture of experts or dense)
@@ -300,7 +312,8 @@ class ArchInfoVM:
 
 def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
-    shape = tuple((n, "" if getattr(i, n) is None else fmt_param(getattr(i, n))) for n in SHAPE_NAMES)
+    shape = tuple(ShapeField(name=n, value="" if getattr(i, n) is None else fmt_param(getattr(i, n)))
+                  for n in SHAPE_NAMES)
     return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
                       head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
                       experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),

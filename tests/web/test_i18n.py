@@ -197,6 +197,15 @@ PAGE_KEY_EXPRESSIONS = {
     "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
     "nvm.name_key", "nvm.desc_key", "row.name_key",
 }
+# First arguments that are whole keys the other pages' view-models name (checked by test_every_other_page_key_exists):
+# compare (app/view/compare.py), launch (app/view/launch.py), reference (app/view/lab.py), the config paste
+OTHER_PAGE_KEY_EXPRESSIONS = {
+    "a.label_key", "a.why_key", "a.value_key", "a.source_title_key", "f.label_key", "message_key",
+    "s.side_key", "s.stage_name_key", "s.stage_desc_key", "n.name_key", "c.node_key", "c.a_key", "c.b_key",
+    "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
+    "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
+                                                          ("gpu", "method", "arch", "engine", "offload", "tuning")),
+}
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
 
@@ -323,6 +332,7 @@ def test_every_dynamic_key_family_is_known():
     unknown = sorted({(f, expr) for f, expr in TEMPLATE_CALLS
                       if (p := _pattern(expr)) is None
                       and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS | PAGE_KEY_EXPRESSIONS
+                      | OTHER_PAGE_KEY_EXPRESSIONS
                       or p is not None and "*" in p and p not in FAMILIES})
     assert unknown == []
 
@@ -377,6 +387,39 @@ def test_every_page_key_exists(lang):
     keys |= {row.name_key for row in templating.GLOBALS["reality"]}
     keys |= {k for path in TEMPLATES.glob("*.html") for call in re.findall(r"sec_head\(([^)]*)\)", path.read_text(encoding="utf-8"))
              for k in re.findall(r"[\"']([a-z_]+\.(?:heading|note))[\"']", call)}
+    assert len(keys) > 150
+    assert sorted(k for k in keys if k not in cat) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_other_page_key_exists(lang):
+    """The keys the compare, launch and reference pages' view-models and the config paste name whole (their
+    templates pick no key of their own): every preset's and every method's compare page, the sample's launch pages."""
+    from app.view.compare import compare_context
+    from app.view.lab import ASSUMPTION_ROWS, GPU_ROWS
+    from app.view.launch import launch_page
+    from app.view.regions import arch_info
+
+    cat = catalogue(lang)
+    keys: set[str] = set()
+    queries = [p.inputs.query() for p in PRESETS] + [WorkloadInputs(method=m).query() for m in ("ppo", "grpo", "dpo")]
+    for q in queries:
+        ctx = compare_context(lang, {k: [v] for k, v in q.items()})
+        keys |= {k for s in ctx["sides"] for k in (s.side_key, s.stage_name_key, s.stage_desc_key)}
+        keys |= {n.name_key for n in (*ctx["removed"], *ctx["added"])} | {p.title_key for p in ctx["pairs"]}
+        keys |= {k for c in ctx["changes"] for k in (c.node_key, c.a_key, c.b_key)}
+        keys |= {c.meter_label_key for c in ctx["changes"] if c.meter}
+        keys |= {row.label_key for row in ctx["rows"]}
+        keys |= {k for m in ctx["meter_rows"] for k in (m.label_key, m.a_level_key, m.b_level_key)}
+        keys |= {x.title_key for x in ctx["decisions_changed"]}
+        keys |= {d.state_key for x in ctx["decisions_changed"] for d in x.sides}
+    for r in RESULTS:
+        vm = launch_page(lang, r, ())
+        keys |= {vm.stage_name_key} | {k for c, k in vm.choice_keys.items() if c != "arch" or r.inputs.arch != "custom"}
+    keys |= {k for a in ASSUMPTION_ROWS for k in (a.label_key, a.why_key, a.value_key)}
+    keys |= {a.source_title_key for a in ASSUMPTION_ROWS if a.source} | {g.name_key for g in GPU_ROWS}
+    keys |= {f.label_key for f in arch_info(WorkloadInputs()).shape}
+    keys |= {f"config.error.{kind}" for kind in CONFIG_ERROR_KINDS}  # the message_key app/routes/config.py names
     assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
 
