@@ -18,6 +18,7 @@ from app.model.meters import METER_IDS
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
 from app.view import diagram
 from app.view.reference import REALITY
+from app.view.regions import FIRST_PAINT, NodeVM
 
 ROOT = Path(__file__).parent
 STATIC = ROOT / "static"
@@ -79,6 +80,11 @@ GLOBALS = dict(
     rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
+    node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
+    # the catalogue keys of the diagram's group names and of the "more detail" lists (components, meters)
+    group_keys={g[0]: f"group.{g[0]}.name" for g in diagram.GROUPS},
+    node_list=tuple((k, f"node.{k}.name", f"node.{k}.detail") for k in NODE_IDS),
+    meter_list=tuple((k, f"meter.{k}.label", f"meter.{k}.help") for k in METER_IDS),
 )
 
 
@@ -124,10 +130,20 @@ def render_page(name: str, context: dict) -> str:
     return ENVS[context["lang"]].get_template(name).render(context)
 
 
+LATER = "<!--later-->\n"  # app.js places what follows one frame after what precedes it
+
+
 def render_partial(lang: str, regions: list) -> str:
     """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob, one per
-    line.  A region's macro reads only its view-model (regions.html is imported without context), so the macros
-    are called from the template's module, made once (``Template.module``), not from a template that imports
-    regions.html again on every render."""
+    line: first those the learner watches (``FIRST_PAINT``: the stage, the diagram, the meters and their strip),
+    then ``LATER`` and the rest (the charts, the estimates, the decisions, the links), which app.js parses and
+    places after the frame that paints the meters.  A region's macro reads only its view-model (regions.html is
+    imported without context), so the macros are called from the template's module, made once
+    (``Template.module``), not from a template that imports regions.html again on every render."""
     macros = ENVS[lang].get_template("regions.html").module
-    return "".join(f"{getattr(macros, reg.kind)(reg.vm, OOB)}\n" for reg in regions)
+    first = [reg for reg in regions if reg.kind in FIRST_PAINT]
+    rest = [reg for reg in regions if reg.kind not in FIRST_PAINT]
+    html = [f"{getattr(macros, reg.kind)(reg.vm, OOB)}\n" for reg in first]
+    if rest:
+        html += [LATER, *(f"{getattr(macros, reg.kind)(reg.vm, OOB)}\n" for reg in rest)]
+    return "".join(html)

@@ -6,8 +6,9 @@
 Requests (both languages, in-process via TestClient, ``Accept-Encoding: identity``): the lab page at the
 defaults, at every preset and every walkthrough step; the htmx partial for a one-notch move up and down of every
 numeric slider from the defaults, for a change of every choice, and for a move that changes several inputs at
-once; the partial with a missing and with a foreign HX-Current-URL; the compare page, the tutorial and
-/api/evaluate.  Bodies are hashed after blanking the ``?v=<hash>`` of static asset URLs (a patch to app.js or
+once; the partial with a missing and with a foreign HX-Current-URL; the compare page (also for DPO and every
+preset), the launch page (defaults, presets, a custom size), the reference page, a 404, the config-paste error
+page (a form post), the tutorial and /api/evaluate.  Bodies are hashed after blanking the ``?v=<hash>`` of static asset URLs (a patch to app.js or
 app.css changes those on purpose); the status code and Vary / Cache-Control headers are part of the digest.
 """
 
@@ -65,6 +66,16 @@ def requests() -> list[tuple[str, str, dict[str, str]]]:
         out.append((f"{lang} boosted page", url(lang, rollouts=640), {"HX-Request": "true", "HX-Boosted": "true"}))
         out.append((f"{lang} compare", f"/{lang}/compare?{urlencode(DEFAULTS.query())}", {}))
         out.append((f"{lang} tutorial", f"/{lang}/tutorial", {}))
+        out.append((f"{lang} compare dpo", f"/{lang}/compare?{urlencode(DEFAULTS.query(method='dpo'))}", {}))
+        out += [(f"{lang} compare preset {p.id}", f"/{lang}/compare?{urlencode(p.inputs.query())}", {}) for p in PRESETS]
+        out.append((f"{lang} launch", f"/{lang}/launch?{urlencode(DEFAULTS.query())}", {}))
+        out += [(f"{lang} launch preset {p.id}", f"/{lang}/launch?{urlencode(p.inputs.query())}", {}) for p in PRESETS]
+        out.append((f"{lang} launch custom", url(lang, arch="custom", policy_b=13).replace("/?", "/launch?", 1), {}))
+        out.append((f"{lang} page custom arch", url(lang, arch="custom", policy_b=13), {}))
+        out.append((f"{lang} reference", f"/{lang}/reference", {}))
+        out.append((f"{lang} 404", f"/{lang}/no-such-page", {}))
+        out.append((f"{lang} config error", f"POST /{lang}/config", {"body": "config=%7Bnot+json"}))
+        out.append((f"{lang} config error empty", f"POST /{lang}/config?gpus=64", {"body": "config="}))
     out.append(("api evaluate", f"/api/evaluate?{urlencode(DEFAULTS.query())}", {}))
     return out
 
@@ -78,7 +89,13 @@ def digest_all() -> dict[str, str]:
     client = TestClient(app)
     out = {}
     for name, path, headers in requests():
-        r = client.get(path, headers={**headers, "Accept-Encoding": "identity", "Cookie": "lang=" + path[1:3]})
+        if path.startswith("POST "):  # a form post: the body rides in the headers' slot
+            path = path[5:]
+            r = client.post(path, content=headers["body"], headers={
+                "Content-Type": "application/x-www-form-urlencoded", "Accept-Encoding": "identity",
+                "Cookie": "lang=" + path[1:3]}, follow_redirects=False)
+        else:
+            r = client.get(path, headers={**headers, "Accept-Encoding": "identity", "Cookie": "lang=" + path[1:3]})
         h = hashlib.sha256()
         h.update(str(r.status_code).encode())
         for k in ("vary", "cache-control", "content-type"):

@@ -203,7 +203,7 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("trainer.test_freq", layout.eval_every)
     b.add("trainer.default_local_dir", PLACEHOLDER_CHECKPOINTS + "/verl")
     b.add("trainer.logger", LOGGER)
-    b.note("launch.note.checkpoints", steps=layout.eval_every, path=PLACEHOLDER_CHECKPOINTS + "/verl")
+    b.note("launch.note.checkpoints_last", steps=layout.eval_every, path=PLACEHOLDER_CHECKPOINTS + "/verl")  # fit() saves at is_last_step too
     b.note("launch.note.logger_tensorboard")
     b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
            target=TARGET_BATCH_SEQUENCES)

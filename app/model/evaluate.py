@@ -145,3 +145,20 @@ def evaluate(inputs: WorkloadInputs) -> Result:
                         timed_gpus=timed_at),
         run=run, step_at_min_gpus=at_min, fit_remedies=remedies, timed_gpus=timed_at, cost=cost,
     )
+
+
+def rl_step(inputs: WorkloadInputs) -> tuple[Step, Memory]:
+    """One RL step and its memory on the GPUs given (a DPO state: the same workload under PPO), the wiring of
+    ``evaluate``'s own without the meters, decisions and reasons: the step chart draws the step at sixteen GPU
+    counts for every state.  tests/web/test_chart_sweep.py checks it against ``evaluate`` at those counts.
+
+    >>> r = evaluate(WorkloadInputs(method="dpo"))
+    >>> rl_step(WorkloadInputs(method="dpo")) == (r.step, r.memory)
+    True
+    """
+    i = effective(inputs)
+    rl = with_method(i, "ppo") if stage_of(i) == "dpo" else i
+    gpu = GPUS[i.gpu]
+    w = workload(rl, gpu)
+    step = ppo_step(rl, gpu, w)
+    return step, ppo_memory(rl, gpu, step, w)

@@ -47,7 +47,8 @@ async def paste_config(lang: str, request: Request) -> Response:
         status = 413 if err.kind == "too_large" else 400
         back = f"/{lang}/?{urlencode(state)}" if state else f"/{lang}/"
         html = templating.render_page("config_error.html", {"lang": lang, "other_lang": other(lang), "page": "config",
-                                                             "kind": err.kind, "back": back})
+                                                             "kind": err.kind, "message_key": f"config.error.{err.kind}",
+                                                             "back": back, "switch_url": f"/{other(lang)}/"})
         return HTMLResponse(html, status_code=status)
     query = {**state, "arch": "custom", **{k: str(v) for k, v in shape.items()}}
     return RedirectResponse(f"/{lang}/?{urlencode(query)}", status_code=303)

@@ -83,5 +83,6 @@ def reference(lang: str, request: Request) -> Response:
 def not_found_page(request: Request) -> HTMLResponse:
     first = request.url.path.strip("/").split("/")[0]
     lang = first if first in templating.LANGS else pick_lang(request)
-    html = templating.render_page("404.html", {"lang": lang, "other_lang": other(lang), "page": "404"})
+    html = templating.render_page("404.html", {"lang": lang, "other_lang": other(lang), "page": "404",
+                                                 "switch_url": f"/{other(lang)}/"})
     return HTMLResponse(html, status_code=404)

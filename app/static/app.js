@@ -1,4 +1,6 @@
-// RLHF Pipeline Lab — the little the page needs beyond htmx: ladder sliders, keyboard shortcuts, copy link.
+// RLHF Pipeline Lab — what the page needs beyond htmx: ladder sliders, the answers of the next notches fetched
+// ahead, the regions of a partial placed by id (the meters first) and the URL written a frame late (both cheaper
+// here than htmx's own, docs/performance.md), keyboard shortcuts, guess mode, copy buttons.
 // Everything is delegated on `document`, so it keeps working after htmx swaps the body (boosted links).
 (() => {
   "use strict";
@@ -59,29 +61,58 @@
   document.addEventListener("htmx:beforeHistorySave", flushUrl);
 
   // --- The live regions of a partial, swapped in by id ----------------------------------------------------
-  // What htmx's out-of-band swap does (hx-swap-oob="true": replace the element with the same id), without its
-  // per-element settling, cloning and events:
-  // 1.2 ms instead of 6.2 ms for a typical partial on the project's machine (docs/performance.md).  Open
-  // "show the math" panels stay open; links that arrive are handed to htmx so boosting still applies.
-  const applyLive = (html) => {
+  // What hx-swap-oob="true" means (replace the element with the same id), without htmx's per-element events,
+  // settling and cleanup, which cost about ten times as much for a one-notch partial (docs/performance.md).
+  // The server sends the regions a learner watches first (the stage, the diagram, the meters, the strip), then
+  // <!--later--> and the rest (charts, estimates, decisions, links): the first part is parsed and placed at once,
+  // the rest after the frame that paints it, so the meters never wait for the charts.  Open "show the math"
+  // panels stay open; links that arrive are handed to htmx (boosting) with the second part.
+  const LATER = "<!--later-->";
+  const afterPaint = (fn) => {
+    if (document.hidden) setTimeout(fn, 0);
+    else requestAnimationFrame(() => setTimeout(fn, 0));
+  };
+  const place = (html) => {  // the elements placed
     const tpl = document.createElement("template");
     tpl.innerHTML = html;
+    const placed = [];
     for (const el of Array.from(tpl.content.children)) {
-      const oob = el.getAttribute("hx-swap-oob");
-      if (oob === "true") {
-        const old = document.getElementById(el.id);
-        if (!old) continue;
-        el.removeAttribute("hx-swap-oob");
-        const open = old.querySelectorAll("details[open]");
-        if (open.length) {
-          const now = el.querySelectorAll("details");
-          old.querySelectorAll("details").forEach((d, k) => { if (d.open && now[k]) now[k].open = true; });
-        }
-        old.replaceWith(el);
-        if (window.htmx && el.querySelector("a[href]")) htmx.process(el);
+      if (el.getAttribute("hx-swap-oob") !== "true") continue;
+      const old = document.getElementById(el.id);
+      if (!old) continue;
+      el.removeAttribute("hx-swap-oob");
+      const open = old.querySelectorAll("details[open]");
+      if (open.length) {
+        const now = el.querySelectorAll("details");
+        old.querySelectorAll("details").forEach((d, k) => { if (d.open && now[k]) now[k].open = true; });
       }
+      old.replaceWith(el);
+      placed.push(el);
     }
+    return placed;
   };
+  const boost = (placed) => {
+    if (!window.htmx) return;
+    for (const el of placed) if (el.matches("a[href]") || el.querySelector("a[href]")) htmx.process(el);
+  };
+  let later = null;  // the second part of the last partial and the elements of its first part, until placed
+  const placeLater = () => {
+    if (later === null) return;
+    const {html, placed} = later;
+    later = null;
+    boost(placed.concat(place(html)));
+  };
+  const applyLive = (html) => {
+    placeLater();  // an earlier answer's second part first: this partial is diffed against that state
+    const cut = html.indexOf(LATER);
+    if (cut < 0) { boost(place(html)); return; }
+    later = {html: html.slice(cut), placed: place(html.slice(0, cut))};
+    afterPaint(placeLater);
+  };
+  // A new page (a boosted link, a history restore): a second part still waiting belongs to the page that left.
+  document.addEventListener("htmx:beforeSwap", (event) => { if (event.detail.boosted) later = null; });
+  document.addEventListener("htmx:historyRestore", () => { later = null; });
+
   // The form's own answers go the same way (htmx still makes, queues and orders the requests).
   document.addEventListener("htmx:beforeSwap", (event) => {
     const d = event.detail;
@@ -178,6 +209,9 @@
   const answerNow = (el) => {
     const form = formOf(el);
     if (!form || form.classList.contains("htmx-request")) return false;
+    let ready = false;  // no answer has arrived yet: leave the move to htmx without serialising the form twice
+    for (const entry of ahead.values()) if (entry.text !== null) { ready = true; break; }
+    if (!ready) return false;
     const url = requestUrl(form);
     const entry = ahead.get(url);
     if (!entry || entry.text === null || entry.base !== pageUrl()) return false;
@@ -218,7 +252,7 @@
     const d = event.detail;
     if (d.successful && d.elt && d.elt.id === "workload" && d.xhr && d.xhr.responseURL) {
       showUrl(d.xhr.responseURL);
-      afterUpdate();
+      setTimeout(afterUpdate, 0);  // the next notches' fetches start once the meters are in the DOM
     }
   });
 
@@ -240,7 +274,7 @@
   const GUESS = "rlhf-lab-guess";
   const setGuess = (on) => {
     document.documentElement.classList.toggle("guess", on);
-    try { sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
+    try { if (guessing() !== on) sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
     const btn = document.getElementById("guess-toggle");
     if (btn) {
       btn.setAttribute("aria-pressed", String(on));

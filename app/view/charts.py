@@ -26,6 +26,7 @@ GPU_TICKS = (1, 8, 64, 512, 4096)
 BAR_W = 640  # the phase and memory charts' width; their height follows their rows
 BAR_LEFT, BAR_RIGHT = 150, 560
 BAR_ROW = 26
+OVERLAP_SHOWN_S = 0.5  # phases run side by side for less than this: not worth a line (teaching assumption)
 
 
 def _round(x: float) -> float:
@@ -75,6 +76,14 @@ class StepChartVM:
     x_label_y: int = STEP_BOTTOM + 16    # the GPU counts under it
     axis_y: int = STEP_BOTTOM + 31       # the axis's name
 
+    @property
+    def grid(self) -> str:  # one path for the horizontal grid lines at the seconds' marks
+        return "".join(f"M{self.left} {t.at:g}H{self.right}" for t in self.y_ticks)
+
+    @property
+    def table_rows(self) -> tuple[tuple[series.GpuPoint, bool], ...]:  # (the point, whether it is the count now)
+        return tuple((p, p.gpus == self.current_gpus) for p in self.rows)
+
 
 def _log_axis(lo: float, hi: float, a: float, b: float):  # noqa: ANN202 - a mapping function
     """Map [lo, hi] (positive, log scale) onto [a, b]."""
@@ -98,6 +107,10 @@ def _points(xs: list[float], ys: list[float]) -> str:
 def step_chart(r: Result) -> StepChartVM:
     sweep = series.step_vs_gpus(r.inputs, r.stage)
     pts = sweep.points
+    if not sweep.rl_loop:  # before the loop and under DPO there is no sweep: the chart says so in words
+        return StepChartVM(rl_loop=False, total="", generation="", scoring="", training="", floor="", unfit=(),
+                           x_ticks=(), y_ticks=(), marker_x=0.0, marker_y=0.0, current_gpus=sweep.current,
+                           current_s=r.step.total_s, fits=r.memory.fits, fitting_from=None, rows=())
     x = _log_axis(pts[0].gpus, pts[-1].gpus, STEP_LEFT, STEP_RIGHT)
     # only the counts that fit have a step (the timing rule): the lines run over those, the others are shaded
     fit = [p for p in pts if p.fits]
@@ -164,6 +177,21 @@ class Bar:
     def value_x(self) -> float:  # its value, just right of its end
         return self.x + self.w + 6
 
+    @property
+    def key(self) -> str:  # a phase's name (the phase chart's bars; the step itself is part "total")
+        return f"chart.phase.{self.part}"
+
+
+@dataclass(frozen=True, slots=True)
+class PartBar(Bar):
+    """A model part's bar in the memory chart."""
+
+    part_key: str = ""  # its name (est.part.<part>; DPO's one trained model is the policy, not an actor)
+
+    @property
+    def key(self) -> str:  # its name, as for any bar
+        return self.part_key
+
 
 @dataclass(frozen=True, slots=True)
 class PhasesChartVM:
@@ -189,6 +217,18 @@ class PhasesChartVM:
     @property
     def tick_y(self) -> int:
         return self.height - 4
+
+    @property
+    def grid(self) -> str:  # one path for the vertical grid lines at the marks
+        return _vertical_grid(self.x_ticks, self.grid_bottom)
+
+    @property
+    def show_overlap(self) -> bool:  # at least half a second of the phases ran side by side: a line says so
+        return self.overlapped_s >= OVERLAP_SHOWN_S
+
+
+def _vertical_grid(ticks: tuple[Tick, ...], bottom: int) -> str:
+    return "".join(f"M{t.at:g} 4V{bottom}" for t in ticks)
 
 
 def _linear_ticks(hi: float, a: float, b: float, count: int = 4) -> tuple[Tick, ...]:
@@ -228,6 +268,14 @@ class MemLaneVM:
     def text_y(self) -> float:  # its name's baseline, inside a 24-unit row
         return self.y + 17
 
+    @property
+    def name_key(self) -> str:  # the lane's name in the legend and the description (with the KV cache or not)
+        return f"est.memlane.{self.lane}{'_kv' if self.kv else ''}"
+
+    @property
+    def short_key(self) -> str:  # its short name beside the bar
+        return f"chart.memlane.{self.lane}"
+
 
 @dataclass(frozen=True, slots=True)
 class MemoryChartVM:
@@ -255,6 +303,10 @@ class MemoryChartVM:
     def tick_y(self) -> int:
         return self.height - 4
 
+    @property
+    def grid(self) -> str:  # one path for the vertical grid lines at the marks
+        return _vertical_grid(self.x_ticks, self.grid_bottom)
+
 
 def memory_chart(r: Result) -> MemoryChartVM:
     m = series.memory(r)
@@ -265,7 +317,9 @@ def memory_chart(r: Result) -> MemoryChartVM:
         x, bars = float(BAR_LEFT), []
         for part, gb in lane.parts:
             w = gb / scale * span
-            bars.append(Bar(part, 0.0, _round(x), _round(w), gb))
+            # DPO and GRPO train no actor (no critic beside it): the one trained model is the policy
+            name = "policy" if (r.stage == "dpo" or r.inputs.method == "grpo") and part == "actor" else part
+            bars.append(PartBar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, part_key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
                                lane.kv))

@@ -17,15 +17,15 @@ from app.model.compare import (
     DEFAULT_OTHER,
     METHODS,
     PAIRS,
-    Row,
     counterpart,
     node_diff,
     phase_rows,
     with_method,
 )
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
+from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
-from app.model.stages import NODE_IDS
+from app.model.stages import NODE_IDS, RL_LOOP_STAGES
 from app.view.lab import other
 from app.view.links import lab_url
 
@@ -41,13 +41,154 @@ class PairLink:
     current: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Side:
+    """One side of the page: which (``left`` / ``right``), its result and the lab link that opens it."""
+
+    side: str
+    result: Result
+    url: str
+
+    @property
+    def side_key(self) -> str:
+        return f"compare.{self.side}"
+
+    @property
+    def stage_name_key(self) -> str:
+        return f"stage.{self.result.stage}.name"
+
+    @property
+    def stage_desc_key(self) -> str:
+        return f"stage.{self.result.stage}.desc"
+
+    @property
+    def diagram_id(self) -> str:
+        return f"dg-{self.side}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NodeName:
+    """A diagram component one side has and the other not."""
+
+    node: str
+
+    @property
+    def name_key(self) -> str:
+        return f"node.{self.node}.name"
+
+
+# a node's flag follows one meter: a change names it, and both sides' values (a reader sees why)
+_NODE_METER = {"rollout_gen": "rollout_load", "reward_model": "scoring_load", "policy_update": "train_memory",
+               "reference_model": "kl_risk"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
-    """A diagram component on both sides whose state differs (e.g. the reward model ``ok`` → ``removed``)."""
+    """A diagram component on both sides whose state differs (e.g. the reward model ``ok`` → ``removed``), and the
+    meter its flag follows (None: none), with both sides' values of it."""
 
     node: str
     a: str
     b: str
+    meter: str | None = None
+    meter_a: object = None
+    meter_b: object = None
+
+    @property
+    def node_key(self) -> str:
+        return f"node.{self.node}.name"
+
+    @property
+    def a_key(self) -> str:
+        return f"node_state.{self.a}"
+
+    @property
+    def b_key(self) -> str:
+        return f"node_state.{self.b}"
+
+    @property
+    def meter_label_key(self) -> str:
+        return f"meter.{self.meter}.label"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseRow:
+    """A row of the phases table (from the model's ``Row``): both values, the change b − a and b / a."""
+
+    id: str
+    a: float | None
+    b: float | None
+    unit: str
+    delta: float | None
+    ratio: float | None
+
+    @property
+    def label_key(self) -> str:
+        return f"compare.row.{self.id}"
+
+    @property
+    def size(self) -> float | None:
+        """The change without its sign (the page writes the sign itself: + or −)."""
+        return None if self.delta is None else abs(self.delta)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeterRow:
+    """A meter on both sides and its change (right − left)."""
+
+    id: str
+    a: object     # the model's meter (value, level)
+    b: object
+    delta: float
+
+    @property
+    def label_key(self) -> str:
+        return f"meter.{self.id}.label"
+
+    @property
+    def a_level_key(self) -> str:
+        return f"level.{self.a.level}"
+
+    @property
+    def b_level_key(self) -> str:
+        return f"level.{self.b.level}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionSide:
+    """One side's answer to a decision card."""
+
+    state: str
+    reason: str
+    args: dict
+
+    @property
+    def state_key(self) -> str:
+        return f"decision.state.{self.state}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangedDecision:
+    """A decision card whose answer differs between the sides."""
+
+    id: str
+    sides: tuple[DecisionSide, DecisionSide]
+
+    @property
+    def title_key(self) -> str:
+        return f"decision.{self.id}.title"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PresetLink:
+    """A preset opened on the compare page."""
+
+    id: str
+    url: str
+
+    @property
+    def title_key(self) -> str:
+        return f"preset.{self.id}.title"
 
 
 def _b_overrides(query: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -103,14 +244,33 @@ def pair_links(lang: str, left: WorkloadInputs, right: WorkloadInputs, query: di
 
 def state_changes(a: Result, b: Result) -> tuple[Change, ...]:
     """Components on both diagrams whose state differs (removed / added ones included: inactive → ok …)."""
-    return tuple(Change(n, a.nodes[n].state, b.nodes[n].state) for n in NODE_IDS
-                 if a.nodes[n].state != b.nodes[n].state)
+    out = []
+    for n in NODE_IDS:
+        if a.nodes[n].state != b.nodes[n].state:
+            m = _NODE_METER.get(n)
+            out.append(Change(node=n, a=a.nodes[n].state, b=b.nodes[n].state, meter=m,
+                              meter_a=a.meters[m].value if m else None, meter_b=b.meters[m].value if m else None))
+    return tuple(out)
 
 
 def changed_decisions(a: Result, b: Result) -> tuple[str, ...]:
     """Decision cards whose answer differs between the sides (state or reason)."""
     return tuple(k for k in a.decisions if (a.decisions[k].state, a.decisions[k].reason)
                  != (b.decisions[k].state, b.decisions[k].reason))
+
+
+def decision_changes(a: Result, b: Result) -> tuple[ChangedDecision, ...]:
+    """The changed decision cards, each with both sides' answers (left, right)."""
+    return tuple(ChangedDecision(id=k, sides=tuple(DecisionSide(state=r.decisions[k].state, reason=r.decisions[k].reason,
+                                                                args=r.decisions[k].args) for r in (a, b)))
+                 for k in changed_decisions(a, b))
+
+
+def grpo_run_note(a: Result, b: Result) -> WorkloadInputs | None:
+    """The GRPO side's inputs (the right one when both are) when it runs an RL loop: the page then says a run's
+    steps count prompts, not rollouts (``compare.run_note``); None otherwise."""
+    g = b if b.inputs.method == "grpo" else a
+    return g.inputs if g.inputs.method == "grpo" and g.stage in RL_LOOP_STAGES else None
 
 
 def critic_gb(r: Result) -> float:
@@ -126,21 +286,27 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
     notices += more
     ra, rb = evaluate(left), evaluate(right)
     removed, added = node_diff(ra, rb)
-    rows: tuple[Row, ...] = phase_rows(ra, rb)
+    rows = tuple(PhaseRow(id=x.id, a=x.a, b=x.b, unit=x.unit, delta=x.delta, ratio=x.ratio)
+                 for x in phase_rows(ra, rb))
+    a_url, b_url = lab_url(lang, left), lab_url(lang, right)
     swap = dict(right.query())
     swap.update({f"b_{k}": v for k, v in left.query().items()})
     swap.pop("step", None)
     swap.pop("b_step", None)
     return {
         "lang": lang, "other_lang": other(lang), "page": "compare", "a": ra, "b": rb, "notices": notices,
-        "removed": removed, "added": added, "rows": rows, "changes": state_changes(ra, rb),
-        "meter_deltas": {k: rb.meters[k].value - ra.meters[k].value for k in ra.meters},  # right − left
-        "decisions_changed": changed_decisions(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
-        "a_url": lab_url(lang, left), "b_url": lab_url(lang, right),
+        "removed": tuple(NodeName(node=n) for n in removed), "added": tuple(NodeName(node=n) for n in added),
+        "rows": rows, "changes": state_changes(ra, rb),
+        "meter_rows": tuple(MeterRow(id=k, a=ra.meters[k], b=rb.meters[k], delta=rb.meters[k].value - ra.meters[k].value)
+                            for k in METER_IDS),  # delta: right − left
+        "decisions_changed": decision_changes(ra, rb),
+        "dpo_rows_note": "dpo" in (ra.stage, rb.stage), "run_note": grpo_run_note(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
+        "a_url": a_url, "b_url": b_url,
+        "sides": (Side(side="left", result=ra, url=a_url), Side(side="right", result=rb, url=b_url)),
         "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, right, query))}",
         "swap_url": f"/{lang}/compare?{urlencode(swap)}",
         "pair_links": pair_links(lang, left, right, query),
-        "pairs": [(p.id, lab_url(lang, p.inputs, "compare")) for p in PRESETS],
+        "pairs": tuple(PresetLink(id=p.id, url=lab_url(lang, p.inputs, "compare")) for p in PRESETS),
     }
 
 

@@ -34,6 +34,10 @@ class Lane(NamedTuple):
     over: bool = False   # more than the usable memory
     kv: bool = False     # the lane holds a KV cache (its label says so)
 
+    @property
+    def key(self) -> str:  # its name on the step's timeline
+        return f"est.lane.{self.lane}"
+
 
 def _generation_bars(start: float, gen_s: float, tail_s: float, total: float) -> tuple[Bar, ...]:
     """Generation as one bar, or two when the longest response holds the step: the batch, then the tail."""

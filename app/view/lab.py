@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from app.model import DEFAULTS, Result, WorkloadInputs
-from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
+from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import moved_from_step, walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
@@ -30,6 +30,22 @@ class Control:
     index: int = 0         # the notch nearest the value
     last: int = 0
     shows_unit: bool = True  # False for a dimensionless coefficient whose label names it (KL penalty β): no "0.02 β"
+
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
+    @property
+    def hint_key(self) -> str:
+        return f"input.{self.name}.hint"
+
+    @property
+    def unit_key(self) -> str:
+        return f"unit.{self.name}"
+
+    @property
+    def options(self) -> tuple[tuple[str, str], ...]:  # a choice's values, each with its label's key
+        return tuple((v, f"choice.{self.name}.{v}") for v in self.choices)
 
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
@@ -64,6 +80,10 @@ class FormGroup:
     id: str
     controls: tuple[Control, ...]
 
+    @property
+    def legend_key(self) -> str:
+        return f"form.group.{self.id}"
+
 
 @dataclass(frozen=True, slots=True)
 class Form:
@@ -90,6 +110,14 @@ class ArchChoice:
     attention: str   # mha | gqa | mla ("" for custom)
     moe: bool
 
+    @property
+    def sub_key(self) -> str:  # the line under its name: size and attention, or the custom rule
+        return f"arch.sub.{'moe' if self.moe else 'dense'}" if self.total_b else "arch.sub.custom"
+
+    @property
+    def attention_key(self) -> str:
+        return f"arch.attention.{self.attention}"
+
 
 ARCH_CHOICES = {"custom": ArchChoice("custom", 0, 0, "", False)} | {
     k: ArchChoice(k, a.total_b, a.active_b, a.attention, a.experts > 0) for k, a in ARCHS.items()}
@@ -109,6 +137,31 @@ class Walk:
     @property
     def total(self) -> int:
         return len(self.steps)
+
+    @property
+    def dots(self) -> tuple[tuple[int, str, str], ...]:  # (number, URL, its title's key), one per step
+        return tuple((n, url, f"walk.{n}.title") for n, url, _ in self.steps)
+
+    # the current step's texts
+    @property
+    def title_key(self) -> str:
+        return f"walk.{self.current}.title"
+
+    @property
+    def question_key(self) -> str:
+        return f"walk.{self.current}.question"
+
+    @property
+    def reveal_key(self) -> str:
+        return f"walk.{self.current}.reveal"
+
+    @property
+    def numbers_key(self) -> str:
+        return f"walk.{self.current}.numbers"
+
+    @property
+    def takeaway_key(self) -> str:
+        return f"walk.{self.current}.takeaway"
 
     @property
     def own_url(self) -> str | None:
@@ -138,12 +191,48 @@ def _shown(value: float) -> str:
     return f"{value:.12f}".rstrip("0") if abs(value) < 1e-3 else fmt_param(value)
 
 
-# the teaching assumptions and sourced constants, in the model's order; their words (what, unit, basis) are catalogue
-# text: assumption.<key>.label / .why / .value and source.<id>.title
-# ``pct`` and ``us`` are the value × 100 and × 10⁶, for the rows whose text gives a fraction as a percentage
-# (0.005 → "0.5%") or seconds as microseconds (0.00001 → "10 µs")
-ASSUMPTION_ROWS = tuple({"key": c.key, "value": _shown(c.value), "pct": c.value * 100, "us": c.value * 1e6,
-                         "source": c.source} for c in CONSTANTS.values())
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssumptionRow:
+    """A teaching assumption or sourced constant; its words (what, unit, basis) are catalogue text."""
+
+    key: str
+    value: str            # the value as the table shows it
+    pct: float            # the value × 100, for a row whose text gives a fraction as a percentage (0.005 → "0.5%")
+    us: float             # the value × 10⁶, for a row whose text gives seconds as microseconds (0.00001 → "10 µs")
+    source: str | None    # the source's id; None: a teaching assumption
+
+    @property
+    def label_key(self) -> str:
+        return f"assumption.{self.key}.label"
+
+    @property
+    def why_key(self) -> str:
+        return f"assumption.{self.key}.why"
+
+    @property
+    def value_key(self) -> str:
+        return f"assumption.{self.key}.value"
+
+    @property
+    def source_title_key(self) -> str:
+        return f"source.{self.source}.title"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GpuRow:
+    """A GPU of the reference page's table: the model's specification and its name's key."""
+
+    spec: GpuSpec
+
+    @property
+    def name_key(self) -> str:
+        return f"gpu.{self.spec.key}.name"
+
+
+# the teaching assumptions and sourced constants, in the model's order
+ASSUMPTION_ROWS = tuple(AssumptionRow(key=c.key, value=_shown(c.value), pct=c.value * 100, us=c.value * 1e6,
+                                      source=c.source) for c in CONSTANTS.values())
+GPU_ROWS = tuple(GpuRow(spec=g) for g in GPUS.values())
 
 
 def other(lang: str) -> str:
@@ -151,6 +240,8 @@ def other(lang: str) -> str:
 
 
 RULES = (("instructgpt", "instructgpt"), ("dpo", "dpo"), ("ppo", "ppo"), ("vllm", "vllm_blog"))  # (rule, source)
+# (rule, source, the keys of its title, body and citation)
+RULE_CARDS = tuple((rid, src, f"rule.{rid}.title", f"rule.{rid}.body", f"rule.{rid}.cite") for rid, src in RULES)
 
 
 def _keep(url: str, present: bool, step: int | None) -> str:
@@ -162,14 +253,16 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
     """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
     i = result.inputs
     query = canonical_query(i)
-    presets = tuple((pid, _keep(url, present, i.step)) for pid, url in preset_links(lang))
+    # (id, URL, its title's key, its description's key)
+    presets = tuple((pid, _keep(url, present, i.step), f"preset.{pid}.title", f"preset.{pid}.desc")
+                    for pid, url in preset_links(lang))
     return {
         "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present,
         "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": presets, "current_preset": current_preset(i),
         "self_path": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
-        "walk": walk(lang, i, present), "rules": RULES,
+        "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
     }
 
@@ -177,7 +270,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
 def reference_context(lang: str) -> dict:
     """Everything reference.html reads: the constants, the GPU specifications and the glossary."""
     return {"lang": lang, "other_lang": other(lang), "page": "reference", "switch_url": f"/{other(lang)}/reference",
-            "assumptions": ASSUMPTION_ROWS, "gpu_rows": tuple(GPUS.values()), "sources": SOURCES}
+            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES}
 
 
 __all__ = ["controls", "form_groups", "lab_context", "reference_context", "walk"]

@@ -72,6 +72,9 @@ class Panel:
     script_url: str = ""            # the command as a .sh download
 
 
+_SUMMARY_CHOICES = ("gpu", "method", "arch", "engine", "offload", "tuning")  # the choices launch.html names
+
+
 @dataclass(frozen=True, slots=True)
 class LaunchPage:
     lang: str
@@ -86,6 +89,16 @@ class LaunchPage:
     fit_url: str | None             # the state does not fit: the same state on the fewest GPUs that do
     versions: tuple[str, ...]       # "verl 0.9.1", … for the page's lead
     engine_shape: str = ""          # the model's engine: "8", or "8 × PP 5" with pipeline stages
+
+    @property
+    def stage_name_key(self) -> str:
+        return f"stage.{self.result.stage}.name"
+
+    @property
+    def choice_keys(self) -> dict[str, str]:
+        """The state summary's named choices, each as its catalogue key (``choice.gpu.h100`` …)."""
+        i = self.result.inputs
+        return {c: f"choice.{c}.{getattr(i, c)}" for c in _SUMMARY_CHOICES}
 
 
 def _source(sid: str) -> Source:

@@ -20,6 +20,10 @@ class RealityRow:
     source: str
     query: str
 
+    @property
+    def name_key(self) -> str:
+        return f"est.reality.{self.key}"
+
 
 def reality_rows() -> tuple[RealityRow, ...]:
     rows = []

@@ -52,11 +52,49 @@ class StageVM:
     remedy_args: dict = field(default_factory=dict)  # each remedy's values as tried (``stage_cost.remedy_args``)
     max_gpus: int = MAX_GPUS  # the top of the search
 
+    @property
+    def name_key(self) -> str:
+        return f"stage.{self.stage}.name"
+
+    @property
+    def desc_key(self) -> str:
+        return f"stage.{self.stage}.desc"
+
+    @property
+    def bottleneck_key(self) -> str:  # the node's name ("" when memory holds the state: the line says so)
+        return "" if self.bottleneck == "memory" else f"node.{self.bottleneck}.name"
+
+    @property
+    def remedy_keys(self) -> tuple[str, ...]:  # the short names of what alone would make it fit
+        return tuple(f"shape.remedy.{n}" for n in self.remedies)
+
+    @property
+    def remedy_texts(self) -> tuple[tuple[str, dict], ...]:  # each short name with the values it was tried with
+        return tuple((f"shape.remedy.{n}", self.remedy_args.get(n, {})) for n in self.remedies)
+
 
 @frozen
 class NodeVM:
     id: str
     state: NodeState
+
+    @property
+    def flag_key(self) -> str:  # the flag above the node: the bottleneck, or a state worth a word ("" none)
+        if self.state.bottleneck:
+            return "diagram.bottleneck"
+        return f"node_state.{self.state.state}" if self.state.state in FLAGGED_STATES else ""
+
+    @property
+    def name_key(self) -> str:  # its name and one-line description on the diagram (outside the region)
+        return f"node.{self.id}.name"
+
+    @property
+    def desc_key(self) -> str:
+        return f"node.{self.id}.desc"
+
+    @property
+    def note_key(self) -> str:  # what the method changes here ("" none)
+        return f"node.note.{self.state.note}" if self.state.note else ""
 
 
 @frozen
@@ -69,17 +107,45 @@ class MeterVM:
     at_gpus: int = 0       # the figure was timed on this many GPUs, the fewest that fit (0: the state's own)
     untimed: bool = False  # a time meter with no step to time (nothing fits): no level shown, only "does not fit"
 
+    @property
+    def level_key(self) -> str:
+        return f"level.{self.meter.level}"
+
+    @property
+    def label_key(self) -> str:  # its name above the card (outside the region: it never changes)
+        return f"meter.{self.id}.label"
+
 
 @frozen
 class DecisionVM:
     id: str
     decision: Decision
 
+    @property
+    def state_key(self) -> str:
+        return f"decision.state.{self.decision.state}"
+
+    @property
+    def title_key(self) -> str:  # the card's title and summary (outside the region: they never change)
+        return f"decision.{self.id}.title"
+
+    @property
+    def summary_key(self) -> str:
+        return f"decision.{self.id}.summary"
+
 
 @frozen
 class StripVM:
     meters: tuple[tuple[str, int, str], ...]  # (meter id, value, level)
     stage: str
+
+    @property
+    def items(self) -> tuple[tuple[str, int, str, str], ...]:  # (meter id, value, level, its short name's key)
+        return tuple((k, value, level, f"meter.{k}.short") for k, value, level in self.meters)
+
+    @property
+    def stage_key(self) -> str:
+        return f"stage.{self.stage}.name"
 
 
 @frozen
@@ -96,6 +162,14 @@ class EstHeadVM:
     gpus: int
     gpu: str
     placement: str
+
+    @property
+    def gpu_key(self) -> str:
+        return f"gpu.{self.gpu}.name"
+
+    @property
+    def placement_key(self) -> str:
+        return f"choice.placement.{self.placement}"
 
 
 @frozen
@@ -139,6 +213,18 @@ class EstStepVM:
     sync_key: str           # est.phase.sync.refit | .broadcast
     show_layout: bool       # separate placement with a chosen split
 
+    @property
+    def method_key(self) -> str:
+        return f"method.short.{self.method}"
+
+    @property
+    def layout_key(self) -> str:  # how the chosen split compares with the fixed one
+        return f"est.layout.{self.layout_case}"
+
+    @property
+    def bound_key(self) -> str:  # what bounds a decode step: memory bandwidth or compute
+        return f"enum.bound.{self.step.gen.bound}"
+
 
 @frozen
 class EstRunVM:
@@ -156,6 +242,10 @@ class EstRunVM:
     validation_seconds: float = 0.0  # of ``seconds``: the run's validation passes (Run.validation_hours)
     validation_passes: int = 0
     eval_every: int = 0
+
+    @property
+    def text_key(self) -> str:  # the run's sentence: over the pairs (DPO) or over the prompts
+        return f"est.run.{'dpo' if self.stage == 'dpo' else 'rl'}"
 
 
 @frozen
@@ -183,6 +273,26 @@ class EstVsVM:
     dpo_fits: bool  # likewise DPO's
     models: tuple[str, ...]  # the RL method's models in memory for this state (est.vs.m.<model>)
 
+    @property
+    def method_key(self) -> str:
+        return f"method.short.{self.method}"
+
+    @property
+    def model_keys(self) -> tuple[str, ...]:
+        return tuple(f"est.vs.m.{m}" for m in self.models)
+
+
+@frozen
+class ShapeField:
+    """One number field of the custom shape (the paste helper's): its URL name and value ("" when unset)."""
+
+    name: str
+    value: str
+
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
 
 @frozen
 class ArchInfoVM:
@@ -200,12 +310,23 @@ class ArchInfoVM:
     experts: int
     experts_per_token: int
     kv_bytes_per_token: float
-    shape: tuple[tuple[str, str], ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
+    shape: tuple[ShapeField, ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
+
+    @property
+    def info_key(self) -> str:  # the custom rule, or a named model's shape (mixture of experts or dense)
+        if self.arch == "custom":
+            return "arch.info.custom"
+        return f"arch.info.{'moe' if self.experts else 'dense'}"
+
+    @property
+    def attention_key(self) -> str:
+        return f"arch.attention.{self.attention}"
 
 
 def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
-    shape = tuple((n, "" if getattr(i, n) is None else fmt_param(getattr(i, n))) for n in SHAPE_NAMES)
+    shape = tuple(ShapeField(name=n, value="" if getattr(i, n) is None else fmt_param(getattr(i, n)))
+                  for n in SHAPE_NAMES)
     return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
                       head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
                       experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),
@@ -232,8 +353,42 @@ class WhyVM:
     stage: str
     bottleneck: str
 
+    @property
+    def changed(self) -> tuple[tuple[str, str, object, object], ...]:  # (name, its label's key, before, after)
+        if self.change is None:
+            return ()
+        return tuple((c.name, f"input.{c.name}.label", c.before, c.after) for c in self.change.changed)
 
+    @property
+    def stage_keys(self) -> tuple[str, str] | None:  # the stage's name before and after, when it moved
+        if self.change is None or not self.change.stage_before:
+            return None
+        return f"stage.{self.change.stage_before}.name", f"stage.{self.stage}.name"
+
+    @property
+    def bottleneck_keys(self) -> tuple[str, str] | None:  # the bottleneck node's name before and after
+        if self.change is None or not self.change.bottleneck_before:
+            return None
+        return f"node.{self.change.bottleneck_before}.name", f"node.{self.bottleneck}.name"
+
+    @property
+    def meter_moves(self) -> tuple[tuple[object, str, bool], ...]:
+        """(the move, its meter's label key, whether it went up), and whether its causes are named: only when
+        several inputs changed at once (one input needs no naming)."""
+        if self.change is None:
+            return ()
+        return tuple((mv, f"meter.{mv.meter}.label", mv.delta > 0) for mv in self.change.meters)
+
+    @property
+    def name_causes(self) -> bool:
+        return self.change is not None and len(self.change.changed) > 1
+
+
+FLAGGED_STATES = ("removed", "needed", "overloaded", "warning")  # a node in these states says so above it
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
+# The regions a learner watches while a slider moves (the stage column's stage, diagram and meters, and the
+# phone's meter strip): a partial sends them first, and the page paints them before the charts and the rest.
+FIRST_PAINT = frozenset({"stage", "node", "edge", "meter", "strip"})
 
 
 def _vs(r: Result) -> EstVsVM:
@@ -401,5 +556,5 @@ def to_send(before: dict[str, Region] | None, now: dict[str, Region]) -> list[Re
             if dom_id in ALWAYS_SENT or dom_id not in before or before[dom_id].vm != reg.vm]
 
 
-__all__ = ["ALWAYS_SENT", "EdgeState", "MemoryChartVM", "PhasesChartVM", "Region", "StepChartVM", "replace",
+__all__ = ["ALWAYS_SENT", "FIRST_PAINT", "EdgeState", "MemoryChartVM", "PhasesChartVM", "Region", "StepChartVM", "replace",
            "state_regions", "to_send", "with_moves"]

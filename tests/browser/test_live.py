@@ -76,3 +76,15 @@ def test_fast_drag_ends_consistent(page: Page, base_url: str, api) -> None:
     assert params_of(page.url)["rollouts"] == final
     assert_matches_api(page, api(query_of(page.url)), "after a fast drag")
     assert page.evaluate("window.__labMarker") == "still-here" and loads == [], "the page was reloaded"
+
+
+def test_a_typed_value_out_of_range_is_answered_with_its_notice(page: Page, base_url: str) -> None:
+    """The form leaves range checks to the server (``novalidate``): a number typed above the slider's maximum is
+    sent like any other, and the page says what it used instead (without JavaScript the same notice comes with
+    the page)."""
+    goto(page, f"{base_url}/en/")
+    page.locator("#in-rollouts").fill("99999")
+    notice = page.locator('#live-notices [data-field="rollouts"]')
+    expect(notice).to_contain_text("99999")
+    expect(notice).to_contain_text("8192")
+    wait_url(page, url_has("rollouts", "99999"), "the typed value is the state's URL, as the server got it")

@@ -151,6 +151,10 @@ def _rules(kind: str, field: str, used: str | None) -> tuple[dict[str, str | Non
     if field == "staleness" and used != "0":  # asynchronous needs separate: the default (colocated, 8 GPUs ≥ 4)
         notices.append(("placement", "async_needs_separate", "colocated", "separate"))  # switched
         state["placement"] = "separate"
+    if field == "generation_gpus" and used is not None and int(used) >= DEFAULTS.gpus:
+        # a fixed split leaves the trainer at least one GPU: clamped to gpus − 1 (7), with its own notice
+        notices.append((field, "generation_gpus_above", used, fmt_param(DEFAULTS.gpus - 1)))
+        state[field] = fmt_param(DEFAULTS.gpus - 1)
     if field == "method":  # the default β 0.02 is ≥ DPO's 0.001: kept under every method
         state["kl"] = fmt_param(DEFAULTS.kl)
     return state, notices
@@ -269,6 +273,8 @@ def test_repeated_parameter_last_one_wins_on_page_and_api(spec):
     doc = assert_html(r := get(f"/en/?{spec.name}={good}&{spec.name}={bad}", HTMX), full=False)
     # staleness at its maximum (8) also switches the default colocated placement to separate: a second notice
     extra = 1 if spec.name == "staleness" else 0
+    if spec.name == "generation_gpus":  # at its maximum, clamped again below the 8 GPUs: a second notice
+        hi, extra = fmt_param(DEFAULTS.gpus - 1), 1
     assert r.status == 200 and page_state(doc)[spec.name] == hi and len(notice_items(doc)) == 1 + extra
     lo_ok = _num(spec, spec.minimum)
     if spec.name == "response_max_tokens":

@@ -279,3 +279,14 @@ def test_the_reward_templates_have_the_signature_each_framework_calls():
     call = next(c for c in _calls(grpo, "reward_func") if any(k.arg == "completions" for k in c.keywords))
     assert {k.arg for k in call.keywords if k.arg} <= {*params("trl_reward.py", "reward_fn"), "completion_ids"}
     assert set(FILES) == {f for _, c in COMMANDS for f in c.files}
+
+
+def test_verls_checkpoint_note_says_what_its_trainer_does_at_the_last_step() -> None:
+    # verl 0.9.1's RayPPOTrainer.fit saves when save_freq > 0 and (is_last_step or step % save_freq == 0): a default
+    # 61-step run with an interval of 100 still ends with a checkpoint, and the note says so
+    source = wheel(VERL).text("verl/trainer/ppo/ray_trainer.py")
+    save = source[source.index("self.config.trainer.save_freq > 0 and ("):][:200]
+    assert "is_last_step" in save
+    state = for_state(evaluate(PRESET_BY_ID["grpo"].inputs))
+    verl = state.command("verl")
+    assert verl is not None and "launch.note.checkpoints_last" in {n.key for n in verl.notes}

@@ -179,8 +179,58 @@ FAMILIES: dict[str, list[str]] = {
 # First arguments that are keys computed by the model (checked by test_every_model_key_formats)
 MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.version_line.key"}
 # First arguments that are whole keys a region's view-model carries (checked by test_every_view_model_key_exists)
-VIEW_KEY_EXPRESSIONS = {"vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key", "vm.engine_key",
-                         "vm.engine_shape_key", "vm.idle_key"}
+VIEW_KEY_EXPRESSIONS = {
+    "vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key", "vm.name_key", "vm.desc_key",
+    "vm.bottleneck_key", "vm.flag_key", "vm.note_key", "vm.level_key", "vm.state_key", "vm.stage_key",
+    "vm.gpu_key", "vm.placement_key", "vm.method_key", "vm.info_key", "vm.attention_key", "vm.text_key",
+    "vm.total.key", "vm.stage_keys[0]", "vm.stage_keys[1]", "vm.bottleneck_keys[0]", "vm.bottleneck_keys[1]",
+    # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
+    "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
+    # the engine's shape and the idle line
+    "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
+}
+# First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
+PAGE_KEY_EXPRESSIONS = {
+    "c.label_key", "c.hint_key", "c.unit_key", "a.sub_key", "a.attention_key", "form.first.legend_key",
+    "g.legend_key", "vm.label_key", "vm.title_key", "vm.summary_key", "stage_vm.name_key", "title_key", "desc_key",
+    "body_key", "cite_key", "walk.title_key", "walk.question_key", "walk.reveal_key", "walk.numbers_key",
+    "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
+    "nvm.name_key", "nvm.desc_key", "row.name_key",
+}
+# First arguments that are whole keys the other pages' view-models name (checked by test_every_other_page_key_exists):
+# compare (app/view/compare.py), launch (app/view/launch.py), reference (app/view/lab.py), the config paste
+OTHER_PAGE_KEY_EXPRESSIONS = {
+    "a.label_key", "a.why_key", "a.value_key", "a.source_title_key", "f.label_key", "message_key",
+    "s.side_key", "s.stage_name_key", "s.stage_desc_key", "n.name_key", "c.node_key", "c.a_key", "c.b_key",
+    "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
+    "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
+                                                          ("gpu", "method", "arch", "engine", "offload", "tuning")),
+}
+_KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
+
+
+def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
+    """Every catalogue key a view-model carries: its fields and properties named ``…key`` / ``…keys`` (and
+    ``short``), and those of the bars, lanes and rows inside it."""
+    out: set[str] = set()
+    if depth > 5 or vm is None or isinstance(vm, (str, int, float, bool, dict)):
+        return out
+    if isinstance(vm, tuple) and not hasattr(vm, "_fields"):
+        for x in vm:
+            if isinstance(x, str) and _KEY.fullmatch(x):
+                out.add(x)
+            else:
+                out |= _vm_keys(x, depth + 1)
+        return out
+    for name in dir(vm):
+        if name.startswith("_"):
+            continue
+        value = getattr(vm, name)
+        if name.endswith(("key", "keys")) or name == "short":
+            out |= {value} if isinstance(value, str) else {k for k in (value or ()) if isinstance(k, str)}
+        elif name in ("bars", "lanes", "total", "items", "changed", "meter_moves"):
+            out |= _vm_keys(value, depth + 1)
+    return {k for k in out if k}
 
 
 def _first_arguments(source: str) -> list[str]:
@@ -280,7 +330,9 @@ def test_every_literal_key_a_template_uses_exists(lang):
 def test_every_dynamic_key_family_is_known():
     """A new `'prefix.' ~ x` in a template must be added to FAMILIES, so that its keys get checked."""
     unknown = sorted({(f, expr) for f, expr in TEMPLATE_CALLS
-                      if (p := _pattern(expr)) is None and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS
+                      if (p := _pattern(expr)) is None
+                      and expr not in MODEL_KEY_EXPRESSIONS | VIEW_KEY_EXPRESSIONS | PAGE_KEY_EXPRESSIONS
+                      | OTHER_PAGE_KEY_EXPRESSIONS
                       or p is not None and "*" in p and p not in FAMILIES})
     assert unknown == []
 
@@ -300,10 +352,75 @@ def test_every_view_model_key_exists(lang):
     from app.view.regions import state_regions
 
     cat = catalogue(lang)
-    fields = {e.split(".", 1)[1] for e in VIEW_KEY_EXPRESSIONS}
-    keys = {getattr(reg.vm, f) for r in RESULTS for reg in state_regions(r).values() for f in fields
-            if hasattr(reg.vm, f)}
-    assert len(keys) > 10
+    keys = {k for r in RESULTS for reg in state_regions(r).values() for k in _vm_keys(reg.vm)}
+    assert len(keys) > 100
+    assert sorted(k for k in keys if k not in cat) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_key_exists(lang):
+    """The keys the lab page's context names whole: controls, form groups, the architecture chips, presets,
+    rules, the walkthrough's steps (each step's page), the meter and decision cards."""
+    from app.view.lab import lab_context
+    from app.view.regions import state_regions
+
+    cat = catalogue(lang)
+    keys: set[str] = set()
+    for r in [*RESULTS[:4], *(evaluate(w.inputs) for w in WALKTHROUGH)]:
+        ctx = lab_context(lang, r, state_regions(r))
+        w = ctx["walk"]
+        for group in (ctx["form"].first, *ctx["form"].rest):
+            keys.add(group.legend_key)
+            for c in group.controls:
+                keys |= {c.label_key, c.hint_key} | ({c.unit_key} if c.kind == "number" and c.shows_unit else set())
+                keys |= {k for _, k in c.options}
+        keys |= {k for a in ctx["arch_choices"].values() for k in (a.sub_key, a.attention_key) if a.total_b}
+        keys |= {k for p in ctx["presets"] for k in p[2:]} | {k for rule in ctx["rules"] for k in rule[2:]}
+        keys |= {k for _, _, k in w.dots}
+        if w.current:
+            keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
+        keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
+                                                                   getattr(reg.vm, "title_key", None),
+                                                                   getattr(reg.vm, "summary_key", None)) if k}
+    keys |= set(templating.GLOBALS["group_keys"].values())
+    keys |= {k for row in (*templating.GLOBALS["node_list"], *templating.GLOBALS["meter_list"]) for k in row[1:]}
+    keys |= {row.name_key for row in templating.GLOBALS["reality"]}
+    keys |= {k for path in TEMPLATES.glob("*.html") for call in re.findall(r"sec_head\(([^)]*)\)", path.read_text(encoding="utf-8"))
+             for k in re.findall(r"[\"']([a-z_]+\.(?:heading|note))[\"']", call)}
+    assert len(keys) > 150
+    assert sorted(k for k in keys if k not in cat) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_other_page_key_exists(lang):
+    """The keys the compare, launch and reference pages' view-models and the config paste name whole (their
+    templates pick no key of their own): every preset's and every method's compare page, the sample's launch pages."""
+    from app.view.compare import compare_context
+    from app.view.lab import ASSUMPTION_ROWS, GPU_ROWS
+    from app.view.launch import launch_page
+    from app.view.regions import arch_info
+
+    cat = catalogue(lang)
+    keys: set[str] = set()
+    queries = [p.inputs.query() for p in PRESETS] + [WorkloadInputs(method=m).query() for m in ("ppo", "grpo", "dpo")]
+    for q in queries:
+        ctx = compare_context(lang, {k: [v] for k, v in q.items()})
+        keys |= {k for s in ctx["sides"] for k in (s.side_key, s.stage_name_key, s.stage_desc_key)}
+        keys |= {n.name_key for n in (*ctx["removed"], *ctx["added"])} | {p.title_key for p in ctx["pairs"]}
+        keys |= {k for c in ctx["changes"] for k in (c.node_key, c.a_key, c.b_key)}
+        keys |= {c.meter_label_key for c in ctx["changes"] if c.meter}
+        keys |= {row.label_key for row in ctx["rows"]}
+        keys |= {k for m in ctx["meter_rows"] for k in (m.label_key, m.a_level_key, m.b_level_key)}
+        keys |= {x.title_key for x in ctx["decisions_changed"]}
+        keys |= {d.state_key for x in ctx["decisions_changed"] for d in x.sides}
+    for r in RESULTS:
+        vm = launch_page(lang, r, ())
+        keys |= {vm.stage_name_key} | {k for c, k in vm.choice_keys.items() if c != "arch" or r.inputs.arch != "custom"}
+    keys |= {k for a in ASSUMPTION_ROWS for k in (a.label_key, a.why_key, a.value_key)}
+    keys |= {a.source_title_key for a in ASSUMPTION_ROWS if a.source} | {g.name_key for g in GPU_ROWS}
+    keys |= {f.label_key for f in arch_info(WorkloadInputs()).shape}
+    keys |= {f"config.error.{kind}" for kind in CONFIG_ERROR_KINDS}  # the message_key app/routes/config.py names
+    assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
 
 

@@ -79,3 +79,19 @@ def test_favicon(client, lang):
     icons = [e for e in parse(client.get(f"/{lang}/").text).tags("link") if "icon" in (e.get("rel") or "").split()]
     assert len(icons) == 1
     assert client.get(icons[0].get("href")).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["app.css", "app.js", "htmx-2.0.11.min.js"])
+def test_a_static_file_is_the_file_gzipped_or_not(client, name: str) -> None:
+    """The lab's own static files are compressed once and served from memory: the same bytes either way, a
+    gzip answer only to a request that accepts it, one Vary, and a 304 for the ETag the client has."""
+
+    data = (STATIC / name).read_bytes()
+    plain = client.get(f"/static/{name}", headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and plain.content == data and "content-encoding" not in plain.headers
+    packed = client.get(f"/static/{name}", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip" and packed.headers["vary"] == "Accept-Encoding"
+    assert packed.content == data  # the client decodes it
+    again = client.get(f"/static/{name}", headers={"If-None-Match": packed.headers["etag"]})
+    assert again.status_code == 304
+    assert client.head(f"/static/{name}").content == b""
