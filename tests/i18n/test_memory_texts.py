@@ -107,7 +107,7 @@ def test_step_4_puts_the_kv_cache_on_the_generation_gpu(client, lang: str, good:
 
 @pytest.mark.parametrize(("lang", "bad", "good"), [
     ("zh", ("每张要装", "卡里最满的一张", "这些卡上", "这张卡上每个 epoch"),
-     ("单张 80 GB 卡要装 112 GB", "按放得下模型状态的最少卡数 2 张 GPU，每个 epoch")),
+     ("单张 80 GB 卡要装 112 GB", "按放得下模型状态的最少卡数 2 张 GPU 算，每个 epoch")),
     ("en", ("per GPU on 1 ×", "the fullest of 1", "on these GPUs", "on this GPU."),
      ("on one 80 GB GPU", "per epoch at 2 GPUs, the fewest its states fit on")),
 ])
