@@ -129,3 +129,16 @@ def test_the_compare_page_does_not_say_none_disappear_then_the_critic_is_gone(cl
     ref = re.search(r'<li data-node-change="reference_model"[^>]*>(.*?)</li>', body, re.S)
     assert ref, "PPO ⇄ GRPO changes the reference model's flag"
     assert t("meter.kl_risk.label") in text(ref.group(1))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_state_no_count_fits_advises_only_the_remedies_the_model_lists(client, lang):
+    """zh read 7 (after honest): with no count fitting, the bottleneck and memory lines point to the remedies the model
+    lists below them, never to offload or LoRA the model did not find to help (Llama-3-8B on A100-40GB with a
+    131,072-token micro-batch: a smaller micro-batch, CP or a larger GPU, not offload)."""
+    state = NEVER.model_copy(update={"arch": "llama3_8b", "gpu": "a100_40g", "gpus": 64, "max_tokens_per_gpu": 131_072})
+    r = evaluate(state)
+    assert r.memory.min_gpus is None and "offload_params" not in r.fit_remedies and "lora" not in r.fit_remedies
+    t = translator(lang)
+    advice = [str(t(x.key, **x.args)) for x in r.reasons if not x.key.startswith("why.fit.remedy.")]
+    assert not [a for a in advice if "LoRA" in a or "[[offload" in a or "offload 更多" in a], advice
