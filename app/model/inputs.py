@@ -97,6 +97,10 @@ NUMBERS: tuple[NumberSpec, ...] = (
                (0, 1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256, 512, 1_024, 2_048), group="hardware",
                description="separate placement: the GPUs that generate, as a recipe fixes them (NeMo RL's 1-step-off "
                            "halves, verl's 96 : 32); 0 = searched; at most gpus − 1"),
+    NumberSpec("engine_tp", 0, 0, 64, True, "GPUs", (0, 1, 2, 4, 8, 16, 32, 64), group="hardware",
+               description="tensor parallelism of one engine instance, as a recipe fixes it (vLLM "
+                           "tensor_parallel_size); 0 = searched; capped by the NVLink domain, the GPUs and the heads, "
+                           "widened when the instance does not fit"),
 )
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
@@ -142,7 +146,7 @@ PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's orde
     "arch", "tuning",  # model
     "optimizer_steps",  # algorithm
     "gpu", "gpus", "placement", "engine", "offload", "max_tokens_per_gpu", "context_parallel", "rollout_dtype",  # hardware & systems
-    "generation_gpus",  # hardware: a fixed split (0 = searched)
+    "generation_gpus", "engine_tp",  # hardware: a recipe's fixed split and engine degree (0 = searched)
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)

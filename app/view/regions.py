@@ -20,6 +20,7 @@ from app.model.inputs import Notice, fmt_param
 from app.model.meters import METER_IDS, UNTIMED_FIGURES, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
+from app.model.physics.generation import engine_tp_case
 from app.model.physics.memory import MAX_GPUS
 from app.model.scenarios import moved_from_step
 from app.model.stage_cost import remedy_args
@@ -212,6 +213,12 @@ class EstStepVM:
     trained_key: str        # what training updates (est.trained.<method>)
     sync_key: str           # est.phase.sync.refit | .broadcast
     show_layout: bool       # separate placement with a chosen split
+    engine_tp: int = 0      # the engine TP the user gave (0: searched)
+    engine_tp_case: str = ""  # physics.generation.engine_tp_case: "" | given | capped | widened
+
+    @property
+    def engine_tp_key(self) -> str:  # a sentence only when the engine runs at another degree than the one given
+        return f"est.engine_tp.{self.engine_tp_case}" if self.engine_tp_case in ("capped", "widened") else ""
 
     @property
     def method_key(self) -> str:
@@ -445,7 +452,8 @@ def _est_step(r: Result) -> EstStepVM:
         idle_key="est.phase.idle" if i.placement == "separate" else "est.phase.idle_colocated",
         engine_shape_key="est.engine_shape_pp" if s.gen.pipeline > 1 else "est.engine_shape",
         scored_key=scored, trained_key=f"est.trained.{rl_method}", sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
-        show_layout=i.placement == "separate" and s.gpu_groups is not None)
+        show_layout=i.placement == "separate" and s.gpu_groups is not None,
+        engine_tp=i.engine_tp, engine_tp_case=engine_tp_case(i.engine_tp, s.gen))
 
 
 def _est_run(r: Result) -> EstRunVM:

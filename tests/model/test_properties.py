@@ -37,8 +37,9 @@ SEARCH_REL = 5e-3
 
 # the inputs of issue 26 stay at their defaults here (so these properties keep drawing the examples they always did);
 # tests/model/test_timing.py draws them.  generation_gpus (a recipe's fixed split) is drawn: its draws found the
-# trainer taking a layout on all the GPUs slower than one on fewer (fixed: training.fastest_layout)
-TIMING_INPUTS = ("oversample", "passes", "partial_rollouts", "rollout_dtype")
+# trainer taking a layout on all the GPUs slower than one on fewer (fixed: training.fastest_layout).  engine_tp (a
+# recipe's engine degree) stays searched here; tests/model/test_engine_tp_given.py draws it
+TIMING_INPUTS = ("oversample", "passes", "partial_rollouts", "rollout_dtype", "engine_tp")
 
 
 def number(name: str) -> st.SearchStrategy:

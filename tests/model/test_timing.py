@@ -157,19 +157,14 @@ def test_oversample_generates_more_and_passes_repeat_the_run() -> None:
 
 
 def row_query(run_id: str) -> dict[str, str]:
-    """A published row's inputs as tests/model/test_frontier.py enters them, with issue 26's inputs: partial
-    rollouts where the row resumes interrupted responses (verl ``partial_rollout``; NeMo RL's async GRPO updates
-    weights in flight, unfinished responses continuing) and its rollout precision.  The split is the lab's searched
+    """A published row's inputs as tests/model/test_frontier.py enters them (partial rollouts where the row
+    resumes interrupted responses: verl ``partial_rollout``, NeMo RL's ``in_flight_weight_updates``).  The split is the lab's searched
     one (no ``generation_gpus``): the orderings below are claims about the layouts the lab recommends; the per-row
     ratios at the recipes' fixed splits are test_frontier's (where NeMo RL's Llama-8B 1-step-off at 8 + 8 lands at
     1.58x, slower than the lab's own colocated step, the opposite of the published order: docs/model.md)."""
     r = ROW[run_id]
     q = row_inputs(r)
     q.pop("generation_gpus", None)
-    if r.staleness and (r.partial_rollouts or r.system == "nemo_rl"):
-        q["partial_rollouts"] = "on"
-    if r.rollout_dtype == "fp8":
-        q["rollout_dtype"] = "fp8"
     return q
 
 

@@ -33,7 +33,9 @@ CONTRACT_INPUTS = {"demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "
                    "optimizer_steps", "max_tokens_per_gpu", "context_parallel",
                    "oversample", "rollout_dtype", "partial_rollouts", "passes",
                    # calibration (issue 26): a recipe's fixed split, 0 = searched (docs/model.md, Inputs)
-                   "generation_gpus"}
+                   "generation_gpus",
+                   # calibration (issue 24): a recipe's engine tensor parallelism, 0 = searched
+                   "engine_tp"}
 # PRODUCT.md third edition: the custom shape by its config.json fields (optional, absent by default; the model may
 # read more of config.json, e.g. tied embeddings and the dense MLP width)
 CONTRACT_SHAPE_INPUTS = {"layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "experts", "experts_active",

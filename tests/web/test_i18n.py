@@ -188,6 +188,7 @@ VIEW_KEY_EXPRESSIONS = {
     "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",
     # the engine's shape and the idle line
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
+    "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {

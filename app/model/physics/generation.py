@@ -395,13 +395,15 @@ class Engines:
     """The engine plans of one step, made when first needed (one per tensor-parallel degree), and the fastest of
     them per generation GPU count — each count scheduled once, however many layouts the search tries with it."""
 
-    __slots__ = ("_best", "_engine", "_options", "_plans", "rollouts")
+    __slots__ = ("_best", "_engine", "_options", "_plans", "pinned_tp", "rollouts")
 
-    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: float) -> None:
+    def __init__(self, engine: _EngineWorkload | None, options: tuple[int, ...], rollouts: float,
+                 pinned_tp: int = 0) -> None:
         self._engine = engine
         self._options = options
         self._plans: dict[int, EnginePlan] = {}
         self.rollouts = rollouts
+        self.pinned_tp = pinned_tp  # the degree the user gave (``pinned_tp_options``), 0: the fastest is searched
         self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
 
     def plan(self, tp: int) -> EnginePlan:
@@ -412,7 +414,12 @@ class Engines:
 
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
-            plans = (self.plan(tp) for tp in self._options if tp <= gen_gpus) if self._engine else ()
+            allowed = tuple(tp for tp in self._options if tp <= gen_gpus) if self._engine else ()
+            if self.pinned_tp and allowed:  # the given degree, or the first wider one whose instance fits
+                plans = [self.plan(tp) for tp in pinned_tp_options(allowed, self.pinned_tp)]
+                plans = [next((p for p in plans if p.fits), plans[0])]
+            else:
+                plans = [self.plan(tp) for tp in allowed]
             self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
         return self._best[gen_gpus]
 
@@ -442,7 +449,36 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0)
-    return Engines(e, engine_tp_options(e), generated_rollouts(i))
+    return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
+
+
+def pinned_tp_options(options: tuple[int, ...], given: int) -> tuple[int, ...]:
+    """The engine's tensor-parallel degrees when the user gives one (``engine_tp``, as a recipe fixes vLLM's
+    ``tensor_parallel_size``), in order of preference: the widest allowed degree up to the one given (the NVLink
+    domain, the generation GPUs and the heads cap it: ``tensor_parallel_options``), then the wider ones, taken only when the
+    instance's weights and one sequence's KV do not fit (a framework would stop with out-of-memory; the lab widens
+    the instance and says so).
+
+    >>> pinned_tp_options((1, 2, 4, 8), 2), pinned_tp_options((1, 2, 4, 8), 32), pinned_tp_options((1, 2, 4, 8), 3)
+    ((2, 4, 8), (8,), (2, 4, 8))
+    """
+    start = max([tp for tp in options if tp <= given] or options[:1])
+    return tuple(tp for tp in options if tp >= start)
+
+
+def engine_tp_case(given: int, g: Generation) -> str:
+    """How the engine's tensor parallelism relates to the one the user gave (``engine_tp``): "" when searched or
+    nothing is generated, "given" when it ran as given, "capped" when the NVLink domain, the GPUs or the heads hold
+    it lower, "widened" when an instance at the given degree cannot hold its weights and one sequence's KV
+    (``pinned_tp_options``).
+
+    >>> g = Generation(1, 8, 4, 2, 1, 1, 0, 0, 0, 0, "memory")
+    >>> engine_tp_case(0, g), engine_tp_case(4, g), engine_tp_case(16, g), engine_tp_case(2, g)
+    ('', 'given', 'capped', 'widened')
+    """
+    if not given or g.gpus <= 0:
+        return ""
+    return "given" if g.tensor_parallel == given else "capped" if g.tensor_parallel < given else "widened"
 
 
 def generated_rollouts(i: WorkloadInputs) -> float:
