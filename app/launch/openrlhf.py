@@ -50,7 +50,9 @@ def train_batch(samples: int, actor_gpus: int) -> int | None:
 def roles(layout: LaunchLayout, rl: Rl) -> tuple[dict[str, int], Note | None]:
     """GPUs per OpenRLHF role.  Colocated: every role on all GPUs.  Separate: the training group holds the actor
     (and the critic, half each), the scoring group the reference and the reward model (half each); the vLLM
-    engines are the generation group."""
+    engines are the generation group.  With no scoring GPUs (the model's trainer scores) the reference shares the
+    actor's GPUs and the reward model the critic's (``--train.colocate_actor_ref`` / ``colocate_critic_reward``,
+    which need equal counts); a reward model with no critic to share with has nowhere to go."""
     out: dict[str, int] = {}
     if layout.placement == "colocated":
         out["actor"] = layout.gpus
@@ -66,6 +68,12 @@ def roles(layout: LaunchLayout, rl: Rl) -> tuple[dict[str, int], Note | None]:
     else:
         out["actor"] = train
     scorers = [role for role, present in (("ref", rl.ref), ("reward", rl.reward_model)) if present]
+    if score == 0 and scorers and (rl.critic or not rl.reward_model):
+        if rl.ref:
+            out["ref"] = out["actor"]
+        if rl.reward_model:
+            out["reward"] = out["critic"]
+        return out, None
     if len(scorers) > score:
         return {}, note("launch.reason.scoring_split", gpus=score, needed=len(scorers))
     if len(scorers) == 2:
@@ -132,7 +140,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.add("--vllm.enable_sleep")
         b.add("--ds.enable_sleep")
         b.note("launch.note.openrlhf_hybrid")
-    elif layout.staleness > 0:
+    elif layout.scoring_gpus == 0 and (rl.ref or rl.reward_model):
+        if rl.ref:
+            b.add("--train.colocate_actor_ref")
+        if rl.reward_model:
+            b.add("--train.colocate_critic_reward")
+        b.note("launch.note.openrlhf_trainer_scores")
+    if not colocated and layout.staleness > 0:
         b.add("--train.async_enable")
         b.add("--train.async_queue_size", layout.staleness)
         b.note("launch.note.openrlhf_async", staleness=layout.staleness)

@@ -122,7 +122,7 @@ _PPO_RAY = """actor.model_name_or_path actor.num_nodes actor.num_gpus_per_node a
     ref.num_nodes ref.num_gpus_per_node critic.num_nodes critic.num_gpus_per_node
     reward.model_name_or_path reward.remote_url reward.num_nodes reward.num_gpus_per_node
     vllm.num_engines vllm.tensor_parallel_size vllm.gpu_memory_utilization vllm.enable_sleep
-    train.colocate_all train.async_enable train.async_queue_size
+    train.colocate_all train.colocate_actor_ref train.colocate_critic_reward train.async_enable train.async_queue_size
     train.max_epochs train.num_episodes
     rollout.batch_size rollout.micro_batch_size rollout.n_samples_per_prompt rollout.max_new_tokens
     algo.advantage.estimator algo.kl.init_coef algo.kl.use_loss algo.kl.estimator

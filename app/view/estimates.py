@@ -52,8 +52,8 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     """Lanes of one RL step, in per cent of its wall clock.
 
     Colocated (the hybrid engine): one lane, the phases in turn: generation (its tail marked), scoring, training,
-    the refit.  Separate, synchronous: generation, scoring streaming beside it, then training, then the weight
-    broadcast.  Separate with staleness k: generation (for step n + k) runs beside scoring and training of
+    the refit.  Separate, synchronous: generation, scoring streaming beside it (on the training GPUs when they score:
+    ``Step.trainer_scores``), then training, then the weight broadcast.  Separate with staleness k: generation (for step n + k) runs beside scoring and training of
     step n; the broadcast closes the step."""
     s = r.step
     total = s.total_s
@@ -71,17 +71,18 @@ def timeline(r: Result) -> tuple[Lane, ...]:
         score_start, train_start = 0.0, sc
     else:
         score_start, train_start = 0.0, total - sync - tr
+    score = (Bar("score", pct(score_start, total), pct(sc, total), sc),)
     train = (Bar("train", pct(train_start, total), pct(tr, total), tr),)
     if sync > 0:
         train += (Bar("sync", pct(total - sync, total), pct(sync, total), sync),)
     i = r.inputs
-    return (
-        Lane("gen", s.groups.generation, _generation_bars(0.0, g, s.tail_s, total)),
-        # the lanes name what runs there: no critic under GRPO, no reward model under a verifier
-        Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring,
-             (Bar("score", pct(score_start, total), pct(sc, total), sc),)),
-        Lane("train" if i.method == "ppo" else "train_actor", s.groups.training, train),
-    )
+    # the lanes name what runs there: no critic under GRPO, no reward model under a verifier
+    trained = "train" if i.method == "ppo" else "train_actor"
+    gen = Lane("gen", s.groups.generation, _generation_bars(0.0, g, s.tail_s, total))
+    if s.trainer_scores:  # the training GPUs score, then train (no scoring GPUs)
+        return gen, Lane(trained, s.groups.training, (*score, *train))
+    return gen, Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring, score), Lane(
+        trained, s.groups.training, train)
 
 
 class MemoryBars(NamedTuple):

@@ -199,6 +199,7 @@ class EstStepVM:
     placement: str
     staleness: int
     layout_case: str  # separate: searched (beat the fixed split) | unfit (the fixed split does not fit) | fixed | given
+    #                   | given_trainer (given, and the training GPUs run the reference / reward forwards)
     generation_pct: float   # the step's generation share, %
     tail_pct: float         # the longest response's share of generation, %
     idle_pct: float         # GPU-seconds no phase uses, % of the step's GPU-seconds
@@ -419,7 +420,8 @@ def _layout_case(r: Result) -> str:
     only among layouts that fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
     layout = r.step.gpu_groups
     if layout is not None and r.inputs.generation_gpus and not layout.colocated:
-        return "given"  # the user fixed the generation GPUs (``generation_gpus``)
+        # the user fixed the generation GPUs (``generation_gpus``); the trainer may score on the rest itself
+        return "given_trainer" if r.step.trainer_scores else "given"
     if layout is None or not layout.searched:
         return "fixed"
     return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"

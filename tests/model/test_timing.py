@@ -156,20 +156,18 @@ def test_oversample_generates_more_and_passes_repeat_the_run() -> None:
 # --- calibration: published rows, fitted to none --------------------------------------------------------------------
 
 
-def row_query(run_id: str) -> dict[str, str]:
+def row_query(run_id: str, split: str = "searched") -> dict[str, str]:
     """A published row's inputs as tests/model/test_frontier.py enters them (partial rollouts where the row
-    resumes interrupted responses: verl ``partial_rollout``, NeMo RL's ``in_flight_weight_updates``).  The split is the lab's searched
-    one (no ``generation_gpus``): the orderings below are claims about the layouts the lab recommends; the per-row
-    ratios at the recipes' fixed splits are test_frontier's (where NeMo RL's Llama-8B 1-step-off at 8 + 8 lands at
-    1.58x, slower than the lab's own colocated step, the opposite of the published order: docs/model.md)."""
-    r = ROW[run_id]
-    q = row_inputs(r)
-    q.pop("generation_gpus", None)
+    resumes interrupted responses: verl ``partial_rollout``, NeMo RL's ``in_flight_weight_updates``), on the lab's
+    searched split (no ``generation_gpus``: the layouts the lab recommends) or the recipe's own."""
+    q = row_inputs(ROW[run_id])
+    if split == "searched":
+        q.pop("generation_gpus", None)
     return q
 
 
-def step_of_row(run_id: str) -> float:
-    return evaluate(normalise(row_query(run_id))[0]).step.total_s
+def step_of_row(run_id: str, split: str = "searched") -> float:
+    return evaluate(normalise(row_query(run_id, split))[0]).step.total_s
 
 
 # NeMo RL's on- and off-policy rows at the same GPU count (docs/about/performance-summary.md, v0.5 and v0.6 tables;
@@ -182,9 +180,12 @@ NEMO_PAIRS = [
 ]
 
 
+@pytest.mark.parametrize("split", ["searched", "recipe"])
 @pytest.mark.parametrize(("on", "off"), NEMO_PAIRS, ids=lambda x: x)
-def test_nemo_rl_one_step_off_is_faster_at_the_same_gpu_count(on: str, off: str) -> None:
-    sync, async_ = step_of_row(on), step_of_row(off)
+def test_nemo_rl_one_step_off_is_faster_at_the_same_gpu_count(on: str, off: str, split: str) -> None:
+    # at the recipe's halves too, since the trainer scores (step.trainer_scores: before, 8 + 8 split its second
+    # half 3 scoring / 5 training, and Llama-3.1-8B 1-step-off took 102 s against 92.7 colocated)
+    sync, async_ = step_of_row(on, split), step_of_row(off, split)
     assert async_ < sync                                       # published: 92.8 → 64.8 s, 198 → 154, 192 → 152, 91 → 71
     for run_id, model in ((on, sync), (off, async_)):
         if run_id in MISSES:  # outside 2× for a stated reason (test_frontier.MISSES)
@@ -294,3 +295,26 @@ def test_validation_is_one_pass_at_the_engines_floor_every_eval_every_steps() ->
     assert r.run.hours == pytest.approx((50 * s.total_s + 5 * s.validation_s) / 3600)
     rare = evaluate(normalise({**q, "eval_every": "100"})[0]).run   # 50 steps, no validation pass
     assert rare.validation_hours == 0 and rare.hours == pytest.approx(50 * s.total_s / 3600)
+
+
+def test_a_recipes_trainer_scores_on_its_own_gpus() -> None:
+    # NeMo RL's Llama-3.1-8B 1-step-off recipe: vLLM on 8 H100s, the Megatron policy on the other 8, which computes
+    # the reference and old-policy log-probs itself (no scoring pool).  The lab puts both forwards on those 8 GPUs:
+    # 2 · 4.11e16 FLOPs / (8 · 989 TFLOP/s · 0.45) = 23.1 s, and the reference's bf16 shard, 16.06 GB / 8 = 2.0 GB,
+    # in the training lane; no scoring lane.  Before, the 8 split 3 scoring / 5 training and the step was 102 s
+    q = dict(arch="llama3_8b", gpu="h100_80g", gpus=16, method="grpo", reward="verifier", placement="separate",
+             rollouts=2048, group=32, prompt_tokens=120, response_tokens=1123, response_max_tokens=4096,
+             optimizer_steps=4, kl=0.01, staleness=1, partial_rollouts="on", generation_gpus=8, engine_tp=1)
+    r = evaluate(normalise({k: str(v) for k, v in q.items()})[0])
+    s = r.step
+    assert (s.groups.generation, s.groups.scoring, s.groups.training) == (8, 0, 8) and s.trainer_scores
+    flops = 41_145_369_932_852_840  # rollouts · (prompt + mean) tokens · 2 · 8.03 B: each forward
+    assert s.scoring_s == pytest.approx(2 * flops / (8 * 989e12 * 0.45), rel=1e-3)
+    train = next(lane for lane in r.memory_lanes if lane.lane == "train")
+    assert dict(train.parts)["reference"] == pytest.approx(16.06 / 8, rel=1e-2)
+    assert [lane.lane for lane in r.memory_lanes] == ["train", "gen"]
+    assert s.total_s == pytest.approx(68.0, abs=0.5) and r.memory.fits
+    # the searched split keeps OpenRLHF's own placement: reference on scoring GPUs (the 8-GPU 2 / 2 / 4)
+    plain = evaluate(normalise({"placement": "separate", "gpus": "8"})[0]).step
+    assert (plain.groups.generation, plain.groups.scoring, plain.groups.training) == (2, 2, 4)
+    assert not plain.trainer_scores

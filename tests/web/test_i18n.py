@@ -125,7 +125,7 @@ FAMILIES: dict[str, list[str]] = {
     "choice.method.*": _keys("choice.method.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "method.short.*": _keys("method.short.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "form.group.*_note": _keys("form.group.*_note", *FORM_GROUPS[1:]),
-    "est.layout.*": _keys("est.layout.*", "searched", "fixed", "unfit", "given"),
+    "est.layout.*": _keys("est.layout.*", "searched", "fixed", "unfit", "given", "given_trainer"),
     "est.phase.gen*": _keys("est.phase.gen*", "", "_all"),  # _all: the step is generation (staleness ≥ 1)
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
     "est.run.*": _keys("est.run.*", "rl", "dpo"),

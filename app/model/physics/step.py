@@ -96,17 +96,28 @@ class Phases(NamedTuple):
     total_s: float
 
 
+def trainer_scores(w: Workload, score: int) -> bool:
+    """Whether the frozen models' forwards (reference, reward model) run on the training GPUs: placed apart with no
+    scoring GPUs while there is something to score — verl's and NeMo RL's trainers compute the reference log-probs
+    themselves (verl's ``ActorRolloutRefWorker``, NeMo RL's policy worker), OpenRLHF's with
+    ``--train.colocate_actor_ref``."""
+    return score == 0 and bool(w.reference or w.reward_model)
+
+
 def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
     """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
     each step broadcasts the new weights to the engines, 2 · N_total / link (``_sync_link``).
     Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
-    max(generation, scoring + training) + sync."""
+    max(generation, scoring + training) + sync.  With no scoring GPUs (``trainer_scores``) the frozen models'
+    forwards join the old-log-prob pass on the training GPUs, which then hold them too."""
     gpu = w.gpu
     g = engines.generation(gen)
-    s_train = compute_seconds(w.scoring_train_flops, min(train, w.mini_batch), gpu, FORWARD_MFU)
-    s_score = compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
+    frozen = trainer_scores(w, score)
+    on_trainer = w.scoring_train_flops + (w.scoring_score_flops if frozen else 0.0)
+    s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, FORWARD_MFU)
+    s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
     scoring = max(s_train, s_score)
-    training = training_seconds(w, i, train)
+    training = training_seconds(w, i, train, frozen=frozen)
     sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
     total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
@@ -136,7 +147,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     gpu = w.gpu
     engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
-    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.mini_batch), gpu, FORWARD_MFU)
+    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, FORWARD_MFU)
     training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
     if i.engine == "vllm" and i.rollouts > 0:
@@ -215,6 +226,7 @@ class Step:
     generation_engine: EngineLayout | None = None  # the engine as launched: tp × pp instances, ep, replicas, GB/GPU
     role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
     validation_s: float = 0.0  # one validation pass, outside the step (``validation_seconds``); the run counts it
+    trainer_scores: bool = False  # placed apart, the training GPUs run the frozen models' forwards (no scoring GPUs)
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -262,10 +274,14 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
 
 def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) -> tuple[int, int, int]:
     """The split of a recipe that fixes its generation GPUs (``generation_gpus``: NeMo RL's 1-step-off recipes give
-    half the GPUs to vLLM, verl's fully_async 30B-A3B run 96 of 128): generation exactly as given, the rest R shared
-    by scoring and training where B / s + C / t is least (as ``_async_splits``), scoring held to its minimum.  It
-    is not searched and may not fit: the memory lanes then say so, as for any count the user gives."""
+    half the GPUs to vLLM, verl's fully_async 30B-A3B run 96 of 128): generation exactly as given and the rest R the
+    trainer's, which also runs the frozen models' forwards (``trainer_scores``: the recipes have no scoring pool)
+    when its layout holds them; else R shared by scoring and training where B / s + C / t is least (as
+    ``_async_splits``), scoring held to its minimum.  It is not searched and may not fit: the memory lanes then
+    say so, as for any count the user gives."""
     rest = i.gpus - i.generation_gpus
+    if (w.reference or w.reward_model) and training_fits(w, rest, colocated=True):
+        return i.generation_gpus, 0, rest
     b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
@@ -366,7 +382,8 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
                        engine_tp=g.tensor_parallel, engine_pp=g.pipeline, replicas=g.replicas,
                        colocated=colocated, fixed_step_s=layout_step, searched=searched)
-    trainer = fastest_layout(w, groups.training, colocated)
+    scored_by_trainer = not colocated and trainer_scores(w, groups.scoring)
+    trainer = fastest_layout(w, groups.training, colocated, colocated or scored_by_trainer)
     tail = g.tail_s
     return Step(
         generation_s=g.seconds, scoring_s=phases.scoring_s, training_s=phases.training_s, overlap_s=max(overlap, 0.0),
@@ -378,6 +395,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
         optimizer_steps=w.optimizer_steps, role_minimums=minimums,
         generation_engine=engine_layout(g) if g.gpus else None, validation_s=validation_seconds(g),
+        trainer_scores=scored_by_trainer,
     )
 
 

@@ -91,8 +91,10 @@ def memory_lanes(w: Workload, groups: Groups, layout: TrainingLayout, gen: Gener
             return (lane("all", groups.training, (*states, *train_extra), usable, keep="actor"),)
         phase = gen_parts if engine_gb_per_gpu >= layout.extra_gb else train_extra
         return (lane("all", groups.training, (*states, *phase), usable, keep="actor"),)
-    lanes = [lane("train", groups.training, (("actor", layout.actor_gb), ("critic", layout.critic_gb), *train_extra),
-                  usable, keep="actor")]
+    frozen = tuple((part, gb) for part, gb in (("reference", layout.reference_gb), ("reward", layout.reward_gb))
+                   if gb > 0)  # a trainer that scores holds the frozen models (``trainer_scores``)
+    lanes = [lane("train", groups.training, (("actor", layout.actor_gb), ("critic", layout.critic_gb), *frozen,
+                                             *train_extra), usable, keep="actor")]
     if groups.scoring:
         s = groups.scoring
         lanes.append(lane("score", s, (("reference", mem.reference_gb / s), ("reward", mem.reward_gb / s),

@@ -161,16 +161,18 @@ def fewer_gpu_counts(layouts: tuple[TrainingLayout, ...], n_gpus: int) -> tuple[
 
 
 @lru_cache(maxsize=4096)
-def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False) -> TrainingLayout:
+def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False, frozen: bool | None = None) -> TrainingLayout:
     """The layout the trainer takes on ``n_gpus``: the fastest of those that fit (``fitting_layouts``), as a user
     tunes it, on all the GPUs or on fewer (``fewer_gpu_counts``): a framework never runs a layout slower than one it
     could run on fewer GPUs — a small batch's data-parallel traffic over InfiniBand, or more expert-parallel ranks
     than its tokens use, can cost more than the compute it spreads — so those GPUs then sit out the training phase;
-    the last one tried on all of them when none fits (``training_layout``)."""
-    layouts = fitting_layouts(w, n_gpus, colocated)
+    the last one tried on all of them when none fits (``training_layout``).  ``frozen``: the reference and reward
+    model live on the training GPUs (default: when colocated; a separate trainer that scores, ``trainer_scores``)."""
+    frozen = colocated if frozen is None else frozen
+    layouts = fitting_layouts(w, n_gpus, frozen)
     if not layouts:
-        return training_layout(w, n_gpus, colocated)
-    fewer = (layout for g in fewer_gpu_counts(layouts, n_gpus) for layout in fitting_layouts(w, g, colocated))
+        return training_layout(w, n_gpus, frozen)
+    fewer = (layout for g in fewer_gpu_counts(layouts, n_gpus) for layout in fitting_layouts(w, g, frozen))
 
     def cost(layout: TrainingLayout) -> float:  # colocated, the states' swap to the host and back counts too
         return training_time(w, layout).total_s + (trainer_swap_seconds(w, layout) if colocated else 0.0)
@@ -178,12 +180,13 @@ def fastest_layout(w: Workload, n_gpus: int, colocated: bool = False) -> Trainin
     return min((*layouts, *fewer), key=cost)
 
 
-def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int, colocated: bool = False) -> float:
+def training_seconds(w: Workload, inputs: WorkloadInputs, n_gpus: int, colocated: bool = False,
+                     frozen: bool | None = None) -> float:
     """Training one step on ``n_gpus``, s: ``training_time`` on the layout the trainer takes there
     (``fastest_layout``)."""
     if n_gpus <= 0 or w.tokens <= 0:
         return 0.0
-    return training_time(w, fastest_layout(w, n_gpus, colocated)).total_s
+    return training_time(w, fastest_layout(w, n_gpus, colocated, frozen)).total_s
 
 
 def compute_seconds(flops: float, gpus: int, gpu: GpuSpec, mfu: float) -> float:

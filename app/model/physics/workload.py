@@ -50,6 +50,7 @@ class Workload(NamedTuple):
     longest_seq_tokens: float  # prompt + longest response
     optimizer_steps: int      # epochs · optimizer steps per epoch (``optimizer_steps_per_epoch``)
     mini_batch: int           # sequences per optimizer step: data parallelism cannot exceed it
+    sequences: int            # rollouts a step scores: a scoring forward's data parallelism cannot exceed them
     usable_gb: float
     score_extra_gb: float     # logits on a scoring GPU (one chunk)
     kv_seq_gb: float          # one longest sequence's KV cache (what an engine must hold at least)
@@ -108,6 +109,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         lora=lora, mem=mem, tokens=tokens,
         seq_tokens=float(i.prompt_tokens + i.response_tokens), longest_seq_tokens=float(longest_seq),
         optimizer_steps=i.epochs * per_epoch, mini_batch=max(1, math.ceil(i.rollouts / per_epoch)),
+        sequences=max(1, i.rollouts),
         usable_gb=usable,
         score_extra_gb=logits_gb(arch.vocab, max(i.max_tokens_per_gpu, longest_seq)) if reference_forward else 0.0,
         kv_seq_gb=longest_seq * kv / GIGA, kv_bytes_per_token=kv,
