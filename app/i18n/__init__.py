@@ -18,6 +18,7 @@ as the words alone.  Both languages of a key link the same entries (tests/web/te
 from __future__ import annotations
 
 import json
+import re
 import string
 from pathlib import Path
 
@@ -25,6 +26,12 @@ from markupsafe import Markup, escape
 
 from app.i18n.formats import spec_formatters
 from app.i18n.terms import link_terms, strip_terms
+from app.model.physics.memory import MAX_GPUS
+
+# The model's constants a text may quote by field, filled in when the catalogue loads (one home for each figure):
+# ``{max_gpus:n}``, the largest GPU count the fit search tries
+CONSTANT_ARGS = {"max_gpus": MAX_GPUS}
+_CONSTANT_FIELD = re.compile(r"\{(" + "|".join(CONSTANT_ARGS) + r")(?::([a-z0-9]+))?\}")
 
 LANGS = ("zh", "en")
 DEFAULT_LANG = "zh"
@@ -74,8 +81,9 @@ class Translator:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self.messages = load_catalogue(lang)  # as written: a term is ``[[glossary id|words]]`` (app/i18n/terms.py)
         self._formatter = _Formatter(lang)
+        # as written (a term is ``[[glossary id|words]]``, app/i18n/terms.py), the model's constants filled in
+        self.messages = {key: _CONSTANT_FIELD.sub(self._constant, text) for key, text in load_catalogue(lang).items()}
         # a plain text reads each term as its words; a markup text makes it a link to its glossary entry
         self._plain = {key: strip_terms(text) for key, text in self.messages.items()}
         self._linked = {key: linked for key, text in self.messages.items()
@@ -84,6 +92,9 @@ class Translator:
         # a field that has an index, an attribute, a conversion or a nested spec goes through vformat instead
         self._parsed = {key: self._parse(text) for key, text in self._plain.items()}
         self._parsed_linked = {key: self._parse(text) for key, text in self._linked.items()}
+
+    def _constant(self, m: re.Match[str]) -> str:
+        return self._formatter.format_field(CONSTANT_ARGS[m.group(1)], m.group(2) or "")
 
     def _parse(self, text: str) -> tuple[tuple[str, str | None, object], ...] | None:
         parts = tuple(string.Formatter().parse(text))

@@ -143,7 +143,7 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     elif layout.scoring_gpus == 0 and (rl.ref or rl.reward_model):
         if rl.ref:
             b.add("--train.colocate_actor_ref")
-        if rl.reward_model:
+        if rl.reward_model and rl.critic:  # roles() refuses a reward model with no critic to share with
             b.add("--train.colocate_critic_reward")
         b.note("launch.note.openrlhf_trainer_scores")
     if not colocated and layout.staleness > 0:

@@ -53,11 +53,6 @@ class GpuSweep:
     current: int       # the state's GPU count
     rl_loop: bool      # False before the loop and under DPO: there is no RL step to draw
 
-    @property
-    def fitting_from(self) -> int | None:
-        """The smallest GPU count of the sweep that fits (None: none does)."""
-        return next((p.gpus for p in self.points if p.fits), None)
-
 
 def _point(r: Result, gpus: int) -> GpuPoint:
     if not r.memory.fits:  # r.step is then timed elsewhere (or nowhere): never drawn at this count

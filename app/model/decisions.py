@@ -62,8 +62,13 @@ def decide(*, inputs, meters: dict, step, memory, dpo, gated: bool, cost, timed_
         put("rm_vs_dpo", "not_yet", "no_pairs")
     elif is_dpo:
         # a DPO state's step and memory are the same workload's under PPO (evaluate), timed where PPO fits
-        put("rm_vs_dpo", "trade_off", "dpo" if timed else "dpo_ppo_nofit", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb,
-            epoch_s=dpo.epoch_s, ppo_step_s=step.total_s if timed else None, ppo_gpus=timed_gpus)
+        # and DPO's pass where DPO fits (``Dpo.timed_gpus``), labelled; none when no count fits either
+        if dpo.timed_gpus is None:
+            put("rm_vs_dpo", "trade_off", "dpo_never", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb)
+        else:
+            put("rm_vs_dpo", "trade_off", "dpo" if timed else "dpo_ppo_nofit", dpo_gb=dpo.total_gb, ppo_gb=ppo_gb,
+                epoch_s=dpo.epoch_s, dpo_gpus=dpo.timed_gpus, ppo_step_s=step.total_s if timed else None,
+                ppo_gpus=timed_gpus)
     elif i.rollouts == 0:
         put("rm_vs_dpo", "useful", "rm_idle", rm_b=i.rm_b)
     elif i.method == "grpo" and i.kl > 0:

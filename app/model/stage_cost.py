@@ -19,7 +19,7 @@ from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRA
 from app.model.inputs import WorkloadInputs, effective
 from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
-from app.model.physics.memory import MAX_GPUS, Lane, lane
+from app.model.physics.memory import Lane, lane
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
@@ -43,13 +43,13 @@ REMEDIES: tuple[tuple[str, dict[str, object]], ...] = (
 
 
 def remedy_args(name: str) -> dict[str, object]:
-    """What a remedy's text quotes: the GPU count searched up to (``max_gpus``) and the value the remedy was tried
-    with (``tokens`` per micro-batch, the ``cp`` degree, the larger GPU's key and memory).
+    """What a remedy's text quotes: the value the remedy was tried with (``tokens`` per micro-batch, the ``cp``
+    degree, the larger GPU's key and memory); the GPU count searched up to is the catalogue's ``{max_gpus:n}``.
 
     >>> remedy_args("larger_gpu")
-    {'max_gpus': 4096, 'gpu': 'gb200_186g', 'gpu_gb': 186.0}
+    {'gpu': 'gb200_186g', 'gpu_gb': 186.0}
     """
-    args: dict[str, object] = {"max_gpus": MAX_GPUS}
+    args: dict[str, object] = {}
     if name == "smaller_micro_batch":
         args["tokens"] = REMEDY_MICRO_BATCH_TOKENS
     elif name == "context_parallel":

@@ -104,6 +104,9 @@ class StepOut(BaseModel):
     training_time: TrainingTimeRecord | None = Field(
         None, description="training's compute, pipeline bubble and communication per step, s")
     optimizer_steps: int = Field(0, description="optimizer steps this RL step takes (epochs · per epoch)")
+    trainer_scores: bool = Field(False, description=(
+        "separate placement with no scoring GPUs: the training GPUs also run the reference and reward-model "
+        "forwards (a fixed split's trainer, as verl's and NeMo RL's)"))
 
 
 class LaneOut(BaseModel):
@@ -187,7 +190,7 @@ def step_out(s: StepRecord) -> StepOut:
         tokens=s.tokens, sync_s=s.sync_s, tail_s=s.tail_s, tail_share=s.tail_share, staleness=s.staleness,
         sync_step_s=s.sync_step_s, prompts_per_step=s.prompts_per_step, gpu_groups=s.gpu_groups._asdict(),
         generation_engine=s.gen._asdict(), training_layout=s.training_layout, training_time=s.training_time,
-        optimizer_steps=s.optimizer_steps)
+        optimizer_steps=s.optimizer_steps, trainer_scores=s.trainer_scores)
 
 
 def evaluate_out(r: Result) -> EvaluateOut:

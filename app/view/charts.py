@@ -63,7 +63,7 @@ class StepChartVM:
     current_gpus: int
     current_s: float    # the step at the current count (0 when it does not fit there: no dot, no time)
     fits: bool
-    fitting_from: int | None
+    fitting_from: int | None  # the fewest GPUs that fit (Memory.min_gpus: the model's, not the sweep's first fitting count)
     rows: tuple[series.GpuPoint, ...]  # the table
     width: int = STEP_W
     height: int = STEP_H
@@ -144,7 +144,7 @@ def step_chart(r: Result) -> StepChartVM:
         x_ticks=tuple(Tick(x(g), g) for g in GPU_TICKS),
         y_ticks=_spaced(tuple(Tick(y(t), t) for t in SECOND_TICKS if lo <= t <= hi)) if fit else (),  # no step: no scale
         marker_x=x(min(max(sweep.current, pts[0].gpus), pts[-1].gpus)), marker_y=y(current_s) if current_s > 0 else STEP_BOTTOM,
-        current_gpus=sweep.current, current_s=current_s, fits=r.memory.fits, fitting_from=sweep.fitting_from,
+        current_gpus=sweep.current, current_s=current_s, fits=r.memory.fits, fitting_from=r.memory.min_gpus,
         rows=pts)
 
 

@@ -21,7 +21,6 @@ from app.model.meters import METER_IDS, UNTIMED_FIGURES, Meter
 from app.model.moves import Moves
 from app.model.physics.architecture import kv_bytes_per_token, policy_arch
 from app.model.physics.generation import engine_tp_case
-from app.model.physics.memory import MAX_GPUS
 from app.model.scenarios import moved_from_step
 from app.model.stage_cost import remedy_args
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
@@ -51,7 +50,6 @@ class StageVM:
     seconds: float = 0.0  # the step at min_gpus
     remedies: tuple[str, ...] = ()  # "never": the changes that each alone make it fit (``Result.fit_remedies``)
     remedy_args: dict = field(default_factory=dict)  # each remedy's values as tried (``stage_cost.remedy_args``)
-    max_gpus: int = MAX_GPUS  # the top of the search
 
     @property
     def name_key(self) -> str:

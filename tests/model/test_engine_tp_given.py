@@ -80,7 +80,7 @@ def test_the_page_says_when_the_degree_moved(client, lang: str) -> None:
     widened = client.get(f"/{lang}/?arch=qwen3_235b_a22b&gpu=h100_80g&gpus=128&method=grpo&reward=verifier"
                          "&engine_tp=1").text
     given_ = client.get(f"/{lang}/?arch=qwen3_30b_a3b&gpu=h100_80g&gpus=32&method=grpo&engine_tp=2").text
-    asked = {"en": "asked", "zh": "实际用"}[lang]
+    asked = {"en": "used", "zh": "实际用"}[lang]
     assert 'class="ph-engine-tp"' in capped and "32" in capped.split('class="ph-engine-tp"')[1][:400]
     assert 'class="ph-engine-tp"' in widened and asked in widened.split('class="ph-engine-tp"')[1][:600]
     assert 'class="ph-engine-tp"' not in given_

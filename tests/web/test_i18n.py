@@ -565,3 +565,20 @@ def test_a_missing_catalogue_fails_loudly(tmp_path, monkeypatch):
     monkeypatch.setattr(i18n, "CATALOGUES", tmp_path)
     with pytest.raises(FileNotFoundError, match="no catalogue"):
         i18n.load_catalogue("zh")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_search_bound_has_one_home(lang):
+    """The largest GPU count the fit search tries is the model's MAX_GPUS, quoted as ``{max_gpus:n}`` (filled in when
+    the catalogue loads, app/i18n CONSTANT_ARGS), never written out: a text that says "up to 4,096" would go stale
+    with the search."""
+    from app.i18n import load_catalogue
+    from app.model.physics.memory import MAX_GPUS
+    raw = load_catalogue(lang)
+    written = f"{MAX_GPUS:,}"
+    stale = sorted(k for k, text in raw.items() if written in text and not k.startswith(("assumption.", "source.")))
+    assert stale == []
+    quoting = [k for k, text in raw.items() if "{max_gpus" in text]
+    assert len(quoting) >= 20
+    t = translator(lang)
+    assert all("{max_gpus" not in t.messages[k] and written in t.messages[k] for k in quoting)
