@@ -111,12 +111,22 @@ def same_number(a: str, b: str) -> bool:
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
-def shoot(page: Page, name: str, full_page: bool = True) -> None:
-    """Save a screenshot to artifacts/screenshots/<name>.png (every run; for people to look at)."""
+SHOT_TIMEOUT_MS = 30_000
+
+
+def shoot(page: Page, name: str, full_page: bool = True, image: str = "png") -> None:
+    """Save a screenshot to artifacts/screenshots/<name>.<png|jpeg> (every run; for people to look at).
+
+    image="jpeg" is for the tall pages: the tutorial is 35,000 px tall at 1,280 px wide, and encoding that as PNG
+    took 3.5-6 s here and over 10 s on a loaded CI machine; JPEG takes a third of that. The screenshot is the
+    test's own cost, not the page's, so it gets its own timeout rather than the one the page's waits are held to.
+    """
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
+    path = SHOTS / f"{name}.{image}"
     page.evaluate("document.fonts.ready.then(() => true)")
     # caret="initial": hiding the caret makes Playwright leave empty style="" attributes on inputs, which htmx
     # then settles onto swapped elements — a CSP style-src violation caused by the test, not the page.
-    page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="initial")
+    page.screenshot(
+        path=str(path), full_page=full_page, type=image, animations="disabled", caret="initial", timeout=SHOT_TIMEOUT_MS
+    )
     assert path.stat().st_size > 5_000, f"{path.name} looks empty"

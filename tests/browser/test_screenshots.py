@@ -1,7 +1,7 @@
 """Screenshots on every run, into artifacts/screenshots/ (git-ignored), for people to look at.
 
 Most are taken by the scenario that already has the page open:
-  lab-<lang>-desktop-<light|dark>.png, tutorial-<lang>-desktop-light.png            test_a11y
+  lab-<lang>-desktop-<light|dark>.png, tutorial-<lang>-desktop-light.jpeg           test_a11y
   lab-<lang>-phone-light.png                                                       test_phone
   preset-<n>-<id>-<lang>.png (desktop, light)                                      test_presets (cards clicked)
   present-<lang>.png (presenter view)                                              test_presets
