@@ -28,6 +28,7 @@ from app.model.physics.generation import (
     engine_fits,
     engine_layout,
     step_engines,
+    tensor_parallel_options,
 )
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
@@ -337,10 +338,16 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack) and
-        # one GPU (no collectives at all) are tried
-        # too, so more GPUs never slow the step (the other GPUs then idle)
-        for n in (gpu.nvlink_domain_gpus, 1):
+        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack), one
+        # GPU (no collectives at all) and, for each engine degree, the most GPUs its instances cover with none left
+        # over (``Engines.covering``: 6 of 7 GPUs for TP 2) are tried too, so more GPUs never slow the step (the
+        # other GPUs then idle)
+        node = gpu.node_gpus
+        counts = [gpu.nvlink_domain_gpus, 1]
+        for tp in tensor_parallel_options(w.arch, i.gpus, i.engine, gpu.nvlink_domain_gpus):
+            most = i.gpus - i.gpus % tp
+            counts.append(most if most <= node else most - most % node)  # beyond a host: whole hosts
+        for n in dict.fromkeys(counts):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
                 if fewer.total_s < phases.total_s * (1 - 1e-12):
