@@ -21,6 +21,7 @@ from app.model.physics.offline import Run as RunRecord
 from app.model.physics.step import GpuLayout as GpuLayoutRecord
 from app.model.physics.step import Step as StepRecord
 from app.model.physics.training import TrainingTime as TrainingTimeRecord
+from app.model.plan import Plan
 
 
 def record_model(record: type) -> type[BaseModel]:
@@ -180,6 +181,10 @@ class EvaluateOut(BaseModel):
     decisions: dict[str, DecisionOut]
     reasons: list[ReasonOut]
     estimates: EstimatesOut
+    plan: Plan = Field(description=(
+        "the resolved run every surface and launch command reads (app/model/plan.py): hardware and GPU groups, the "
+        "engine as launched, the training layout and batches, the one memory figure per GPU as nvidia-smi would show "
+        "it (memory_per_gpu_gb, by phase in memory_by_phase), and the times"))
 
 
 def step_out(s: StepRecord) -> StepOut:
@@ -204,6 +209,7 @@ def evaluate_out(r: Result) -> EvaluateOut:
                for e in r.edges},
         decisions={k: DecisionOut(state=d.state, reason=d.reason, args=d.args) for k, d in r.decisions.items()},
         reasons=[ReasonOut(key=x.key, args=x.args) for x in r.reasons],
+        plan=r.plan,
         estimates=EstimatesOut(
             step=step_out(s) if r.timed else None,
             timed_gpus=r.timed_gpus,

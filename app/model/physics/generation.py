@@ -461,7 +461,10 @@ class Engines:
             # the engines a framework starts cover the generation GPUs: verl and OpenRLHF make GPUs / (TP · PP)
             # instances and refuse a remainder, so a degree that leaves GPUs over is not one a command can run
             covering = [c for c in (self.covering(p, gen_gpus) for p in plans) if c is not None]
-            plans = covering or plans
+            if any(p.fits for p in covering) or not any(p.fits for p in plans):
+                plans = covering or plans
+            else:  # only an instance that leaves GPUs over fits: the step gives those to training (``ppo_step``)
+                plans = [p for p in plans if p.fits]
             if self.pinned_tp and plans:  # the given degree, or the first wider one whose instance fits
                 preferred = pinned_tp_options(tuple(p.tp for p in plans), self.pinned_tp)
                 ordered = [p for p in plans if p.tp in preferred]

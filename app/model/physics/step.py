@@ -97,6 +97,11 @@ class Phases(NamedTuple):
     total_s: float
 
 
+def _covered(g: Generation, gpus: int) -> bool:
+    """Whether the engine's instances occupy all ``gpus`` (or nothing is generated)."""
+    return g.gpus <= 0 or g.engine_gpus == gpus
+
+
 def trainer_scores(w: Workload, score: int) -> bool:
     """Whether the frozen models' forwards (reference, reward model) run on the training GPUs: placed apart with no
     scoring GPUs while there is something to score — verl's and NeMo RL's trainers compute the reference log-probs
@@ -347,17 +352,24 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         for tp in tensor_parallel_options(w.arch, i.gpus, i.engine, gpu.nvlink_domain_gpus):
             most = i.gpus - i.gpus % tp
             counts.append(most if most <= node else most - most % node)  # beyond a host: whole hosts
+        covered = _covered(phases.generation, i.gpus)
         for n in dict.fromkeys(counts):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
-                if fewer.total_s < phases.total_s * (1 - 1e-12):
+                # engines that cover their GPUs first (a command can start them), then the fastest
+                if (not _covered(fewer.generation, n), fewer.total_s) < (not covered, phases.total_s * (1 - 1e-12)):
                     groups, phases, searched = gpu_groups(n, True), fewer, True
+                    covered = _covered(fewer.generation, n)
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
         minimums = role_minimums(w, i)
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
+        left = groups.generation - engines.generation(groups.generation).engine_gpus
+        if 0 < left < groups.generation and training_fits(w, groups.training + left, colocated=False):
+            # GPUs no engine instance covers train instead of idling, as a command would run them
+            groups = Groups(groups.generation - left, groups.scoring, groups.training + left, False)
         searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)
