@@ -11,7 +11,7 @@ import pytest
 
 from app.i18n import LANGS, catalogue, translator
 from app.launch import launch_commands
-from app.launch.layout import TEACHING_GPU_MEMORY_UTILIZATION, from_result
+from app.launch.layout import from_result
 from app.model import evaluate, normalise
 from app.model.assumptions import GPUS_PER_NODE as NODE_GPUS
 from app.model.scenarios import PRESET_BY_ID, PRESETS, WALKTHROUGH

@@ -20,8 +20,8 @@ from app.model.compare import with_method
 from app.model.inputs import CHOICES, NUMBER_SPECS, NUMBERS, PARAM_NAMES, effective
 from app.model.meters import METER_IDS
 from app.model.physics.layout import backend_for
-from app.model.physics.step import ppo_step, role_minimums
 from app.model.physics.memory import whole_hosts
+from app.model.physics.step import ppo_step, role_minimums
 from app.model.physics.workload import workload
 from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stages import NODE_IDS, STAGE_IDS
