@@ -66,7 +66,8 @@ class LaunchLayout:
     pairs: int = 161_000                 # dpo: preference pairs (0 = all of the dataset)
     eval_every: int = 100                # steps between evaluations: also the checkpoint interval
     passes: int = 1                      # passes over the prompt set (verl total_epochs, OpenRLHF num_episodes)
-    optimizer_steps: int = 1             # optimizer steps per RL step over all its epochs (0: the builder's own)
+    optimizer_steps: int = 0             # optimizer steps per RL step over all its epochs (0: none planned, the
+    #                                      builder's mini-batch of about TARGET_BATCH_SEQUENCES)
     micro_batch_tokens: int = 16_384     # tokens of one training micro-batch per GPU
     max_num_seqs: int = 256              # sequences one engine instance decodes at once
     rollout_dtype: str = "bf16"          # bf16 | fp8: the engine's weights

@@ -23,6 +23,7 @@ from app.launch.common import (
     divisors,
     fit_prompts,
     note,
+    plan_mini_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
@@ -115,12 +116,19 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         placed[role] = nodes
     actor_gpus = placed_gpus["actor"]
     prompts = fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
-    batch = None if prompts is None else train_batch(prompts * rl.group, actor_gpus)
+    if prompts is not None and (rl.prompts_per_step * rl.group) % actor_gpus == 0:
+        prompts = rl.prompts_per_step  # the plan's batch splits evenly as it is: keep it whole
+    per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
+    planned = None if prompts is None or not per_epoch else plan_mini_batch(prompts, rl.group, actor_gpus, per_epoch)
+    batch = (planned * rl.group if planned else None) or (
+        None if prompts is None else train_batch(prompts * rl.group, actor_gpus))
     if prompts is None or batch is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=actor_gpus)
     samples = prompts * rl.group
 
     b = Builder("openrlhf", OPENRLHF_FLAGS)
+    if planned is None and per_epoch:
+        b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=actor_gpus, used=samples // batch)
     colocated = layout.placement == "colocated"
     b.add("--actor.model_name_or_path", rl.model_path)
     for role in ("actor", "ref", "critic", "reward"):
@@ -158,8 +166,24 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("--data.max_len", rl.max_len)
     b.add("--train.batch_size", batch)
     b.add("--train.micro_batch_size", 1)
+    # the plan's token-budget micro-batches: dynamic batching over packed samples (both off by default)
+    b.add("--train.dynamic_batch_enable")
+    b.add("--train.max_tokens_per_gpu", max(layout.micro_batch_tokens, rl.max_len))
+    b.add("--ds.packing_samples")
+    if layout.train_cp > 1:
+        b.add("--ds.ring_attn_size", layout.train_cp)  # context parallelism: ring attention over packed samples
     b.add("--train.max_epochs", layout.epochs)
-    b.add("--train.num_episodes", 1)
+    b.add("--train.num_episodes", layout.passes)
+    if layout.oversample > 1:
+        if rl.group > 1:  # DAPO's dynamic sampling: groups all right or all wrong are dropped
+            b.add("--algo.dynamic_filtering_enable")
+        b.unmapped("oversample", oversample=layout.oversample, group=rl.group)
+    if layout.partial_rollouts and not colocated and layout.staleness > 0:
+        b.add("--train.partial_rollout_enable")
+    if layout.rollout_dtype == "fp8":
+        b.unmapped("rollout_dtype")
+    b.unmapped("max_num_seqs", seqs=layout.max_num_seqs)
+    b.unmapped("logits")
     b.add("--algo.kl.init_coef", layout.kl)
     if rl.grpo and rl.ref:
         b.add("--algo.kl.use_loss")
