@@ -232,3 +232,35 @@ def evaluate_out(r: Result) -> EvaluateOut:
             reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),
         ),
     )
+
+
+class LaunchNoteOut(BaseModel):
+    key: str = Field(description="catalogue key (launch.note.*, launch.reason.*, launch.map.*, launch.unmapped.*)")
+    args: dict
+    text: dict[str, str] = Field(description="the sentence in each language")
+
+
+class UnmappedOut(LaunchNoteOut):
+    field: str = Field(description="the plan field this release cannot set as the plan has it")
+
+
+class FrameworkLaunchOut(BaseModel):
+    version: str
+    pin: str
+    command: str | None = Field(description="the shell command; null when the framework cannot run this plan")
+    config: str | None = Field(description="verl: the Hydra config the overrides compose over")
+    notes: list[LaunchNoteOut]
+    unmapped: list[UnmappedOut] = Field(description="plan fields the command cannot set, each with why")
+    files: list[str]
+    reason: LaunchNoteOut | None = Field(description="why there is no command")
+
+
+class LaunchOut(BaseModel):
+    """The launch commands of one workload, each rendering its ``plan``."""
+
+    query: str
+    plan: Plan
+    frameworks: dict[str, FrameworkLaunchOut]
+    mapping: list[LaunchNoteOut]
+    fit_gpus: int | None = Field(description="the state does not fit: the fewest GPUs that do (whole hosts)")
+

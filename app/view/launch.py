@@ -70,6 +70,7 @@ class Panel:
     sources: tuple[Source, ...]     # every source the command cites, in first-use order
     files: tuple[FileLink, ...] = ()
     script_url: str = ""            # the command as a .sh download
+    unmapped: tuple[Text, ...] = ()  # plan fields this release cannot set, each with why (launch.unmapped.*)
 
 
 _SUMMARY_CHOICES = ("gpu", "method", "arch", "engine", "offload", "tuning")  # the choices launch.html names
@@ -132,7 +133,7 @@ def _panel(framework: str, state: State, lang: str, query: str) -> Panel:
     files = tuple(FileLink(name, f"/launch/files/{name}", Text(FILES[name])) for name in cmd.files)
     return Panel(framework, release.name, cmd.text, release.label, release.pin, launcher, flags,
                  tuple(_text(n, lang) for n in cmd.notes), None, tuple(seen.values()), files,
-                 f"/api/launch/{framework}.sh?{query}")
+                 f"/api/launch/{framework}.sh?{query}", tuple(_text(n, lang) for n in cmd.unmapped))
 
 
 def _for_commands(note: Note, state: State) -> Note:
@@ -194,10 +195,11 @@ def launch_json(result: Result) -> dict:
             "command": cmd.text if cmd else None,
             "config": (cmd.config or None) if cmd else None,
             "notes": [_note_json(n) for n in cmd.notes] if cmd else [],
+            "unmapped": [{"field": n.key.rsplit(".", 1)[1], **_note_json(n)} for n in cmd.unmapped] if cmd else [],
             "files": [f"/launch/files/{name}" for name in cmd.files] if cmd else [],
             "reason": _note_json(why) if why else None,
         }
-    return {"query": canonical_query(result.inputs), "frameworks": out,
+    return {"query": canonical_query(result.inputs), "plan": result.plan, "frameworks": out,
             "mapping": [_note_json(n) for n in state.mapped.notes] if not state.mapped.refusal else [],
             "fit_gpus": state.mapped.fit_gpus}
 
