@@ -152,20 +152,20 @@ def mini_batch(prompts: int, group: int, world: int) -> int | None:
     return closest(fits, max(1, TARGET_BATCH_SEQUENCES // group))
 
 
-def plan_mini_batch(prompts: int, group: int, world: int, per_epoch: int) -> int | None:
-    """The plan's optimizer mini-batch in prompts: ``per_epoch`` optimizer steps over the step's ``prompts``, each
-    mini-batch's sequences (· group) split evenly over the ``world`` data-parallel ranks (verl
-    ``ppo_mini_batch_size``, OpenRLHF ``--train.batch_size``, TRL's gradient accumulation); None when those three
-    do not divide.
+def plan_batch(prompts: int, group: int, world: int, per_epoch: int) -> tuple[int, int] | None:
+    """The step's prompts and the optimizer mini-batch (in prompts) that run the plan's ``per_epoch`` optimizer
+    steps: the most prompts, at most ``prompts``, that split into ``per_epoch`` mini-batches whose sequences
+    (· group) divide evenly over the ``world`` data-parallel ranks (verl ``ppo_mini_batch_size``, OpenRLHF
+    ``--train.batch_size``, TRL's gradient accumulation); None when no count does.
 
-    >>> plan_mini_batch(128, 8, 16, 1), plan_mini_batch(128, 8, 16, 4), plan_mini_batch(128, 1, 16, 16)
-    (128, 32, None)
+    >>> plan_batch(128, 8, 16, 1), plan_batch(128, 8, 16, 4), plan_batch(514, 1, 4, 4), plan_batch(3, 1, 8, 4)
+    ((128, 128), (128, 32), (512, 128), None)
     """
     per_epoch = max(per_epoch, 1)
-    if prompts % per_epoch:
-        return None
-    mini = prompts // per_epoch
-    return mini if (mini * group) % world == 0 else None
+    for p in range(prompts - prompts % per_epoch, 0, -per_epoch):
+        if (p // per_epoch * group) % world == 0:
+            return p, p // per_epoch
+    return None
 
 
 def batch_note(key: str, size: int) -> str:

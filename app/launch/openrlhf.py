@@ -23,7 +23,7 @@ from app.launch.common import (
     divisors,
     fit_prompts,
     note,
-    plan_mini_batch,
+    plan_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
@@ -115,13 +115,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             return None, note("launch.reason.not_whole_nodes", role=role, gpus=gpus, per_node=layout.gpus_per_node)
         placed[role] = nodes
     actor_gpus = placed_gpus["actor"]
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
-    if prompts is not None and (rl.prompts_per_step * rl.group) % actor_gpus == 0:
-        prompts = rl.prompts_per_step  # the plan's batch splits evenly as it is: keep it whole
     per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
-    planned = None if prompts is None or not per_epoch else plan_mini_batch(prompts, rl.group, actor_gpus, per_epoch)
-    batch = (planned * rl.group if planned else None) or (
-        None if prompts is None else train_batch(prompts * rl.group, actor_gpus))
+    planned = plan_batch(rl.prompts_per_step, rl.group, actor_gpus, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, batch = planned[0], planned[1] * rl.group
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
+        batch = None if prompts is None else train_batch(prompts * rl.group, actor_gpus)
     if prompts is None or batch is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=actor_gpus)
     samples = prompts * rl.group
@@ -205,7 +205,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.note("launch.note.critic_from_reward_model" if rl.reward_model else "launch.note.critic_from_policy")
     if layout.placement == "separate" and layout.scoring_gpus > 0 and not (rl.ref or rl.reward_model):
         b.note("launch.note.scoring_gpus_idle", gpus=layout.scoring_gpus)
-    b.note(batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=batch, steps=samples // batch)
+    else:
+        b.note(batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=samples)
     b.note("launch.note.openrlhf_data", path=PROMPTS)

@@ -27,7 +27,7 @@ from app.launch.common import (
     fit_prompts,
     mini_batch,
     note,
-    plan_mini_batch,
+    plan_batch,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
 from app.launch.layout import LaunchLayout
@@ -92,12 +92,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     if processes % nodes:
         return None, note("launch.reason.not_whole_nodes", role="trainer", gpus=processes,
                           per_node=layout.gpus_per_node)
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, processes)
-    if prompts is not None and (rl.prompts_per_step * rl.group) % processes == 0:
-        prompts = rl.prompts_per_step  # the plan's batch splits evenly as it is: keep it whole
     per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
-    planned = None if prompts is None or not per_epoch else plan_mini_batch(prompts, rl.group, processes, per_epoch)
-    mini = planned or (None if prompts is None else mini_batch(prompts, rl.group, processes))
+    planned = plan_batch(rl.prompts_per_step, rl.group, processes, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, mini = planned
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, processes)
+        mini = None if prompts is None else mini_batch(prompts, rl.group, processes)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=processes)
     samples, mini_seq = prompts * rl.group, mini * rl.group
@@ -151,7 +152,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     _common(b, layout)
     b.note("launch.note.trl_batch", processes=processes, accumulation=mini_seq // processes, sequences=mini_seq,
            generation=samples // processes, samples=samples)
-    b.note(batch_note("launch.note.mini_batch", mini_seq), sequences=mini_seq, target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=mini_seq, steps=samples // mini_seq)
+    else:
+        b.note(batch_note("launch.note.mini_batch", mini_seq), sequences=mini_seq, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=samples)
     if layout.placement == "separate" and layout.scoring_gpus > 0:

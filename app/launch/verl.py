@@ -24,7 +24,7 @@ from app.launch.common import (
     fit_prompts,
     mini_batch,
     note,
-    plan_mini_batch,
+    plan_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, rounded_key
@@ -86,12 +86,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         return None, note("launch.reason.megatron_split", gpus=trainer_gpus, tp=layout.train_tp, pp=layout.train_pp,
                           cp=layout.train_cp)
     world = trainer_gpus // model_parallel if megatron else trainer_gpus  # data-parallel ranks share the batch
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, world)
-    if prompts is not None and (rl.prompts_per_step * rl.group) % world == 0:
-        prompts = rl.prompts_per_step  # the plan's batch splits evenly as it is: keep it whole
     per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
-    planned = None if prompts is None or not per_epoch else plan_mini_batch(prompts, rl.group, world, per_epoch)
-    mini = planned or (None if prompts is None else mini_batch(prompts, rl.group, world))
+    planned = plan_batch(rl.prompts_per_step, rl.group, world, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, mini = planned
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, world)
+        mini = None if prompts is None else mini_batch(prompts, rl.group, world)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=world)
 
@@ -226,8 +227,11 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("trainer.logger", LOGGER)
     b.note("launch.note.checkpoints_last", steps=layout.eval_every, path=PLACEHOLDER_CHECKPOINTS + "/verl")  # fit() saves at is_last_step too
     b.note("launch.note.logger_tensorboard")
-    b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
-           target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=mini * rl.group, steps=prompts // mini)
+    else:
+        b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
+               target=TARGET_BATCH_SEQUENCES)
     if prompts * rl.group != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=prompts * rl.group)
     if layout.tuning == "lora":
