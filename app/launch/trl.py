@@ -144,7 +144,7 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.note("launch.note.trl_hf_generate")
     b.add("--num_train_epochs", layout.passes)  # TrainingArguments' default is 3 passes over the prompts
     if layout.train_cp > 1:
-        b.unmapped("context_parallel", cp=layout.train_cp)
+        b.unmapped("cp", cp=layout.train_cp)
     b.unmapped("micro_batch_tokens", tokens=layout.micro_batch_tokens)
     if layout.oversample > 1:
         b.unmapped("oversample", oversample=layout.oversample)

@@ -136,7 +136,7 @@ def _rl_training(i: WorkloadInputs, w: Workload, layout: TrainingLayout | None) 
     return PlanTraining(
         backend=t.backend if t else "fsdp", tp=t.tp if t else 1, pp=t.pp if t else 1, ep=t.ep if t else 1,
         cp=t.cp if t else i.context_parallel, dp=t.dp if t else 1,
-        micro_batch_tokens=micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu),
+        micro_batch_tokens=math.ceil(micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu)),
         mini_batch_sequences=w.mini_batch, optimizer_steps=i.epochs * per_epoch, epochs=i.epochs,
         offload=i.offload, tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
 
@@ -198,7 +198,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
             step_s=step_s, run_hours=run_hours, gpu_hours=gpu_hours)
     gpus = i.gpus
     nodes, per_node = _hosts(gpus, gpu)
-    micro = micro_batch_tokens(i.prompt_tokens + i.response_max_tokens, i.max_tokens_per_gpu)
+    micro = math.ceil(micro_batch_tokens(i.prompt_tokens + i.response_max_tokens, i.max_tokens_per_gpu))
     training = PlanTraining(backend="fsdp", tp=1, pp=1, ep=1, cp=1, dp=gpus, micro_batch_tokens=micro,
                             mini_batch_sequences=0, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
                             tuning=i.tuning, gradient_checkpointing=True, logits="chunked")

@@ -155,3 +155,15 @@ def test_every_map_key_is_given_and_in_both_catalogues_and_formats():
         for n in given.values():
             text = t(n.key, **n.params)
             assert text and not re.search(r"\{[a-z_]+(:[^}]*)?\}", text), (n, text)
+
+
+def test_a_dpo_state_is_launched_on_dpos_own_fit_not_the_rl_loops():
+    """Review mutation M5: DPO of a 7 B policy on 2 A100-80GB fits (its states, reference, activations and logits),
+    while the RL loop it replaces (PPO with critic and reward model) does not; the launch reads the plan's fit, so
+    DPO's commands exist.  Reading the RL loop's fit instead refuses them, and this test fails."""
+    r = evaluate(normalise({"method": ["dpo"], "policy_b": ["7"], "gpus": ["2"]})[0])
+    assert r.dpo.fits and not r.memory.fits and r.plan.kind == "dpo" and r.plan.fits
+    m = from_result(r)
+    assert m.refusal is None
+    state = launch_commands(m.layout)
+    assert state.openrlhf is not None and state.trl is not None
