@@ -134,7 +134,7 @@ LATER = "<!--later-->\n"  # app.js places what follows one frame after what prec
 
 
 def render_partial(lang: str, regions: list) -> str:
-    """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob, one per
+    """The lab's live regions to send (app/view/regions/registry.py ``to_send``), each by its macro with hx-swap-oob, one per
     line: first those the learner watches (``FIRST_PAINT``: the stage, the diagram, the meters and their strip),
     then ``LATER`` and the rest (the charts, the estimates, the decisions, the links), which app.js parses and
     places after the frame that paints the meters.  A region's macro reads only its view-model (regions.html is

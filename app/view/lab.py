@@ -1,5 +1,5 @@
 """The lab page's context: the static parts (form controls, presets, walkthrough, reference tables) and the live
-regions' view-models (app/view/regions.py) for one state."""
+regions' view-models (app/view/regions/) for one state."""
 
 from __future__ import annotations
 
@@ -250,7 +250,7 @@ def _keep(url: str, present: bool, step: int | None) -> str:
 
 
 def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
-    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
+    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions/)."""
     i = result.inputs
     query = canonical_query(i)
     # (id, URL, its title's key, its description's key)
