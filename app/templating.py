@@ -15,7 +15,7 @@ from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
 from app.model.meters import METER_IDS
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
+from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.reference import REALITY
 from app.view.regions import FIRST_PAINT, NodeVM
@@ -77,7 +77,7 @@ GLOBALS = dict(
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
-    rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
+    glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
     node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)

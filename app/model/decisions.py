@@ -6,6 +6,7 @@ import math
 from typing import NamedTuple
 
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, GPUS, KL_REFERENCE_GRPO, TRAIN_BYTES_PER_PARAM
+from app.model.meters import TextArgs
 from app.model.physics.step import equal_gpu_steps
 
 DECISION_IDS = (
@@ -25,7 +26,7 @@ class Decision(NamedTuple):
     id: str
     state: str          # needed | useful | trade_off | not_yet
     reason: str         # catalogue key
-    args: dict          # the catalogue text's arguments
+    args: TextArgs      # the catalogue text's arguments
 
 
 def decide(*, inputs, meters: dict, step, memory, dpo, gated: bool, cost, timed_gpus: int | None, run=None,

@@ -44,8 +44,20 @@ class Control:
         return f"unit.{self.name}"
 
     @property
-    def options(self) -> tuple[tuple[str, str], ...]:  # a choice's values, each with its label's key
-        return tuple((v, f"choice.{self.name}.{v}") for v in self.choices)
+    def options(self) -> tuple[tuple[str, str, bool], ...]:  # a choice's values: its label's key, whether checked
+        return tuple((v, f"choice.{self.name}.{v}", v == self.value) for v in self.choices)
+
+    @property
+    def number(self) -> bool:  # a number with its ladder slider (else a row of radio chips)
+        return self.kind == "number"
+
+    @property
+    def arch(self) -> bool:  # the architecture picker: its chips carry sizes, its shape and paste helper follow
+        return self.name == "arch"
+
+    @property
+    def shape_disabled(self) -> bool:  # the architecture picker on a named model: the custom shape's fields are off
+        return self.value != "custom"
 
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
@@ -139,8 +151,10 @@ class Walk:
         return len(self.steps)
 
     @property
-    def dots(self) -> tuple[tuple[int, str, str], ...]:  # (number, URL, its title's key), one per step
-        return tuple((n, url, f"walk.{n}.title") for n, url, _ in self.steps)
+    def dots(self) -> tuple[tuple[int, str, str, bool, bool], ...]:
+        """One per step: (number, URL, its title's key, whether it is the current step, whether it is done)."""
+        return tuple((n, url, f"walk.{n}.title", n == self.current, bool(self.current) and n < self.current)
+                     for n, url, _ in self.steps)
 
     # the current step's texts
     @property

@@ -25,6 +25,7 @@ class ArchInfoVM:
     """The policy's shape under the architecture picker: a named model's config.json, or the custom rule."""
 
     arch: str
+    custom: bool   # the custom rule at policy_b (no config.json: neither a named model nor the pasted shape)
     layers: float
     hidden: float
     heads: float
@@ -40,7 +41,7 @@ class ArchInfoVM:
 
     @property
     def info_key(self) -> str:  # the custom rule, or a named model's shape (mixture of experts or dense)
-        if self.arch == "custom":
+        if self.custom:
             return "arch.info.custom"
         return f"arch.info.{'moe' if self.experts else 'dense'}"
 
@@ -53,7 +54,7 @@ def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     a = policy_arch(i)
     shape = tuple(ShapeField(name=n, value="" if getattr(i, n) is None else fmt_param(getattr(i, n)))
                   for n in SHAPE_NAMES)
-    return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
+    return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, custom=a.key == "custom", layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
                       head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
                       experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),
                       shape=shape)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from app.model import Result
+from app.model.meters import TextArgs
 from app.model.stage_cost import remedy_args
 from app.model.stages import NodeState
 from app.view.regions.record import frozen
@@ -18,13 +19,15 @@ class StageVM:
     stage: str
     bottleneck: str   # the node that holds the step, or "memory" when the state does not fit (data-bottleneck)
     bottleneck_node: str  # the model's bottleneck (``Result.bottleneck``: a node, or memory)
-    fit: str = ""         # when the RL step does not fit: "at" (shape.fit_at: from how many GPUs it does, and its
-    #                       step there) or "never" (shape.fit_never); "" when it fits or there is no RL loop
+    # when the RL step does not fit the GPUs given: it fits from ``min_gpus`` (shape.fit_at, with its step there),
+    # or on no count up to 4,096 (shape.fit_never); both False when it fits or there is no RL loop
+    fit_at: bool = False
+    fit_never: bool = False
     gpus: int = 0
     min_gpus: int = 0
     seconds: float = 0.0  # the step at min_gpus
     remedies: tuple[str, ...] = ()  # "never": the changes that each alone make it fit (``Result.fit_remedies``)
-    remedy_args: dict = field(default_factory=dict)  # each remedy's values as tried (``stage_cost.remedy_args``)
+    remedy_args: dict[str, TextArgs] = field(default_factory=dict)  # each remedy's values as tried (``stage_cost.remedy_args``)
 
     @property
     def name_key(self) -> str:
@@ -74,10 +77,9 @@ class NodeVM:
 def stage_vm(r: Result) -> StageVM:
     """The stage header: the model's bottleneck (``data-bottleneck``: a node, or memory when the state does not
     fit; the diagram flags the same), and, when the RL step does not fit, where it does and its step there."""
-    fit, min_gpus, seconds = "", 0, 0.0
-    if r.cost.online and not r.memory.fits:
-        fit = "at" if r.timed else "never"
-        min_gpus, seconds = (r.timed_gpus, r.step.total_s) if r.timed else (0, 0.0)
-    return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck, fit=fit,
+    unfit = r.cost.online and not r.memory.fits
+    min_gpus, seconds = (r.timed_gpus, r.step.total_s) if unfit and r.timed else (0, 0.0)
+    return StageVM(stage=r.stage, bottleneck=r.bottleneck, bottleneck_node=r.bottleneck,
+                   fit_at=unfit and r.timed, fit_never=unfit and not r.timed,
                    gpus=r.inputs.gpus, min_gpus=min_gpus, seconds=seconds, remedies=r.fit_remedies,
                    remedy_args={n: remedy_args(n) for n in r.fit_remedies})
