@@ -46,6 +46,10 @@ class FlagRow:
     value: str | None   # None: a bare switch
     source: Source
 
+    @property
+    def switch(self) -> bool:  # a bare switch: the row says so instead of a value
+        return self.value is None
+
 
 @dataclass(frozen=True, slots=True)
 class FileLink:
@@ -90,6 +94,9 @@ class LaunchPage:
     fit_url: str | None             # the state does not fit: the same state on the fewest GPUs that do
     versions: tuple[str, ...]       # "verl 0.9.1", … for the page's lead
     engine_shape: str = ""          # the model's engine: "8", or "8 × PP 5" with pipeline stages
+    rl_loop: bool = False           # an online RL loop (``StageCost.online``): the summary shows its layout and rollouts
+    custom_size: bool = False       # the custom architecture: the summary gives its size, not a model's name
+    shows_group: bool = False       # GRPO: the summary gives the group size
 
     @property
     def stage_name_key(self) -> str:
@@ -158,7 +165,9 @@ def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> Launc
         lab_url=f"/{lang}/?{query}", switch_url=f"/{other(lang)}/launch?{query}", self_url=f"/{lang}/launch?{query}",
         panels=tuple(_panel(r.framework, state, lang, query) for r in FRAMEWORKS), map_notes=notes,
         fit_url=f"/{lang}/launch?{urlencode(result.inputs.query(gpus=fit))}" if fit else None,
-        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result))
+        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result),
+        rl_loop=result.cost.online, custom_size=result.inputs.arch == "custom",
+        shows_group=result.inputs.method == "grpo")
 
 
 def _engine_shape(result: Result) -> str:
