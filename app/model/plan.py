@@ -141,7 +141,7 @@ def _rl_training(i: WorkloadInputs, w: Workload, layout: TrainingLayout | None) 
         offload=i.offload, tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
 
 
-def _rl_memory(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[PhaseMemory, ...]:
+def rl_memory_by_phase(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[PhaseMemory, ...]:
     """The fullest GPU of each phase as nvidia-smi shows it: the engine reserves its whole share while it runs."""
     layout = step.training_layout
     engine = memory.engine_gb_per_gpu if step.gen.gpus > 0 and i.engine == "vllm" else (
@@ -163,9 +163,10 @@ def _rl_memory(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[PhaseMemo
 
 def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, step: Step, memory: Memory, dpo: Dpo,
             run: Run | None, fits: bool, min_gpus: int | None, timed_gpus: int | None, step_s: float | None,
-            usable_gb: float, stage_per_gpu_gb: float) -> Plan:
+            usable_gb: float, stage_per_gpu_gb: float, memory_by_phase: tuple[PhaseMemory, ...] = ()) -> Plan:
     """The ``Plan`` of a state whose model figures are given (``evaluate`` calls it once).  An RL state's layout is
-    its step's (timed on ``timed_gpus``); DPO and the stages before the loop train on every GPU given, ZeRO-3."""
+    its step's (timed on ``timed_gpus``); DPO and the stages before the loop train on every GPU given, ZeRO-3.
+    ``memory_by_phase``: the state's own figure (``StageCost.memory_by_phase``) when the plan is on its GPUs."""
     i = inputs
     run_hours = run.hours if run is not None else None
     gpu_hours = run.gpu_hours if run is not None else None
@@ -181,7 +182,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 expert_parallel=e.expert_parallel, instances=e.replicas,
                 gpu_memory_utilization=_share(memory.engine_gb_per_gpu, gpu.memory_gb),
                 max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16")
-        phases = _rl_memory(i, step, memory)
+        phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus
         return Plan(
