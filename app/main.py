@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import templating
 from app.routes import api, config, lab, launch, pages
 from app.security import SecurityHeadersMiddleware
-from app.static_files import StaticFromMemory
+from app.static_files import static_app
 
 
 @asynccontextmanager
@@ -43,7 +43,7 @@ def create_app() -> FastAPI:
     )
     app.add_middleware(GZipMiddleware, minimum_size=800, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
-    app.mount("/static", StaticFromMemory(templating.STATIC), name="static")  # compressed once, at start
+    app.mount("/static", static_app(templating.STATIC), name="static")  # compressed once, at start
     app.include_router(lab.router)  # first: a slider move is most of the traffic, and routes are matched in order
     app.include_router(api.router)
     app.include_router(pages.router)
