@@ -15,8 +15,9 @@ Factors (app/model/inputs.py ``FACTOR_NUMBERS``, each an ordinary input) and the
   model on a fast GPU is overhead-bound, a large one bandwidth-bound).  The other is held at the lab's constant —
   unless the first reaches its bound, when the other takes up the rest.
 
-Each factor is found by bisection (the phase is monotone in it: more utilisation, less time), in the logarithm of the
-factor, holding the others; two rounds, since the layout search of a separate placement sees every factor.  A factor
+Each factor is found by a grid over the logarithm of its range and a bisection of the crossing nearest the lab's own
+value (the phase falls as a utilisation rises, but a separate placement's split search may change the layout on the
+way), holding the others; two rounds, since the layout search sees every factor.  A factor
 whose phase the log does not report, or which moves its phase by less than ``INSENSITIVE`` over its whole range, is
 not fitted and stays absent from the query (the lab's own value).
 """
@@ -38,7 +39,8 @@ from app.model.stages import stage_of
 OUTLIER_RATIO = 1.5      # a step whose phase is beyond 1.5× (or below 1 / 1.5) of the median is named
 OUTLIER_MIN_S = 0.5      # phases shorter than this are not judged (a clock's jitter)
 INSENSITIVE = 0.01       # a factor that moves its phase by less than 1 % over its range is not pinned by it
-BISECTIONS = 28          # halvings of the factor's log-range: 2^-28 of ln(max/min), far below 0.1 %
+GRID = 13                # points the factor's log-range is first sampled at
+BISECTIONS = 20          # halvings of one grid interval: 2^-20 of it, far below 0.1 %
 ROUNDS = 2
 OVERHEAD_FLOOR_S = 1e-5  # decode_step_overhead_s is searched from here (its bound 0 has no logarithm)
 FITTED_PHASES = ("generation", "scoring", "training", "refit")
@@ -46,12 +48,12 @@ FITTED_PHASES = ("generation", "scoring", "training", "refit")
 PINS = {"scoring": ("scoring_mfu",), "training": ("train_mfu",), "refit": ("refit_s",),
         "generation": ("decode_bandwidth_efficiency", "decode_step_overhead_s")}
 FACTOR_STATUS = ("fitted", "at_bound", "held", "not_logged", "insensitive")
-CALIBRATION_ERROR_KINDS = ("not_rl", "untimed")
+CALIBRATION_ERROR_KINDS = ("not_rl", "no_fit")
 
 
 class CalibrationError(ValueError):
-    """A state the fit cannot use: ``not_rl`` (no RL step: SFT, a reward model, DPO) or ``untimed`` (no GPU count
-    up to the search's bound fits its models)."""
+    """A state the fit cannot use: ``not_rl`` (no RL step: SFT, a reward model, DPO) or ``no_fit`` (its models do not
+    fit on its GPUs, where the logged run ran: the state is not that run's)."""
 
     def __init__(self, kind: str) -> None:
         super().__init__(kind)
@@ -176,29 +178,30 @@ def _phase_at(base: WorkloadInputs, phase: str, factors: dict[str, float]) -> fl
 def _search(base: WorkloadInputs, phase: str, name: str, target: float,
             factors: dict[str, float]) -> tuple[float | None, str]:
     """(value, status): the factor ``name`` at which the model's ``phase`` is ``target`` s, the others held at
-    ``factors``; bisection in ln(factor) over the factor's range."""
+    ``factors``.  The phase is sampled at ``GRID`` points spread evenly in ln(factor) over the factor's range; of the
+    intervals where it crosses the target, the one nearest the lab's own value is bisected (a separate placement's
+    split search can change the layout as a factor moves, so the phase is monotone only piecewise).  No crossing:
+    the end of the range nearer the target, ``at_bound``."""
     spec = FACTOR_SPECS[name]
-    lo = max(spec.minimum, OVERHEAD_FLOOR_S)
-    hi = spec.maximum
-    at_lo = _phase_at(base, phase, {**factors, name: lo})
-    at_hi = _phase_at(base, phase, {**factors, name: hi})
-    if abs(at_hi - at_lo) < INSENSITIVE * max(at_lo, at_hi, 1e-9):
+    a, b = math.log(max(spec.minimum, OVERHEAD_FLOOR_S)), math.log(spec.maximum)
+    xs = [a + (b - a) * k / (GRID - 1) for k in range(GRID)]
+    ts = [_phase_at(base, phase, {**factors, name: math.exp(x)}) for x in xs]
+    if max(ts) - min(ts) < INSENSITIVE * max(max(ts), 1e-9):
         return None, "insensitive"
-    rising = at_hi > at_lo  # the overhead adds time; an efficiency takes it away
-    low_end, high_end = (at_lo, at_hi) if rising else (at_hi, at_lo)
-    if target <= low_end:
-        return (lo if rising else hi), "at_bound"
-    if target >= high_end:
-        return (hi if rising else lo), "at_bound"
-    a, b = math.log(lo), math.log(hi)
+    crossings = [k for k in range(GRID - 1) if (ts[k] - target) * (ts[k + 1] - target) <= 0]
+    if not crossings:
+        end = 0 if abs(ts[0] - target) <= abs(ts[-1] - target) else GRID - 1
+        return math.exp(xs[end]), "at_bound"
+    lab = math.log(max(spec.default, OVERHEAD_FLOOR_S))
+    k = min(crossings, key=lambda j: abs((xs[j] + xs[j + 1]) / 2 - lab))
+    lo, hi, rising = xs[k], xs[k + 1], ts[k + 1] > ts[k]
     for _ in range(BISECTIONS):
-        mid = (a + b) / 2
-        t = _phase_at(base, phase, {**factors, name: math.exp(mid)})
-        if (t < target) == rising:
-            a = mid
+        mid = (lo + hi) / 2
+        if (_phase_at(base, phase, {**factors, name: math.exp(mid)}) < target) == rising:
+            lo = mid
         else:
-            b = mid
-    return math.exp((a + b) / 2), "fitted"
+            hi = mid
+    return math.exp((lo + hi) / 2), "fitted"
 
 
 def _elasticity(base: WorkloadInputs, name: str, lab: float) -> float:
@@ -237,8 +240,8 @@ def calibrate(inputs: WorkloadInputs, log: LogRead) -> Calibration:
     if loop_of(stage_of(base)) != "rl":
         raise CalibrationError("not_rl")
     result = evaluate(base)
-    if not result.timed:
-        raise CalibrationError("untimed")
+    if not result.timed or result.timed_elsewhere:
+        raise CalibrationError("no_fit")
     lab = predicted_phases(base)
     medians = measured(log)
     lab_values = _lab_values(base, lab)
