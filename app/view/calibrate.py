@@ -3,6 +3,7 @@ from one ``Calibration`` (app/calibrate/fit.py).  The chart's geometry is comput
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -17,6 +18,7 @@ from app.view.links import canonical_query
 
 LENGTH_DIFFERS = 0.10   # the log's length this far from the state's: the page says the state is not the run's
 CHART_W, LABEL_W, BAR_H, BAR_GAP, GROUP_GAP = 640, 150, 14, 3, 14
+_TAG = re.compile(r"</?(?:b|code|em)>")  # the catalogue's own markup, left out of the API's plain message
 SERIES = ("measured", "predicted", "calibrated")  # the chart's bars per phase, in order
 
 
@@ -333,7 +335,7 @@ def calibrate_out(c: Calibration) -> CalibrateOut:
 
 def error_message(kind: str, limit: int = 0) -> str:
     """The English text of a paste the API could not use (the page shows the reader's language)."""
-    return translator("en")(f"calibrate.error.{kind}", limit=limit, max_kb=limit // 1000)
+    return _TAG.sub("", translator("en")(f"calibrate.error.{kind}", limit=limit, max_kb=limit // 1000))
 
 
 assert set(_PHASE_OF) == set(FACTOR_SPECS)
