@@ -47,7 +47,13 @@ def _status(kind: str) -> int:
 @router.post("/api/calibrate", summary="Calibrate the lab to a run's own log", response_model=CalibrateOut,
              responses={413: {"description": "the paste is larger than the limit it names"},
                         422: {"description": "a bad parameter, or a paste that holds no readable logged step: the "
-                                             "message says what was expected"}})
+                                             "message says what was expected"}},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {
+                 "schema": {"type": "object", "required": ["log"], "properties": {"log": {
+                     "type": "string",  # its limit is a 413, which a schema's maxLength cannot say
+                     "description": f"a few logged steps: verl console lines, OpenRLHF or NeMo RL logged timings, or "
+                                    f"a wandb / TensorBoard CSV export (never stored); at most {MAX_LOG_BYTES:,} bytes "
+                                    f"and {MAX_LOG_LINES:,} lines, else 413"}}}}}}})
 async def api_calibrate(params: Annotated[WorkloadInputs, Query()], request: Request) -> Response:
     """The lab state of a run in the query, a few of its logged steps in the form field ``log`` (verl 0.9.1's
     console lines, OpenRLHF 0.11.2's or NeMo RL's logged timings, or a wandb / TensorBoard CSV export): the phases
@@ -62,6 +68,13 @@ async def api_calibrate(params: Annotated[WorkloadInputs, Query()], request: Req
     except CalibrationError as err:
         return _error(err.kind, 0, loc=("query",))
     return JSONResponse(calibrate_out(c).model_dump(mode="json"))
+
+
+@router.api_route("/api/calibrate", methods=["GET", "HEAD", "PUT", "DELETE", "PATCH"], include_in_schema=False)
+def api_calibrate_other() -> Response:
+    """Only POST: answered here, or /{lang}/calibrate would take ``api`` for a language and say 404."""
+    return JSONResponse({"detail": "Method Not Allowed: POST the form field log"}, status_code=405,
+                        headers={"Allow": "POST"})
 
 
 def _error(kind: str, limit: int, loc: tuple[str, ...] = ("body", "log")) -> JSONResponse:
