@@ -134,7 +134,7 @@ def fitted_banner(lang: str, inputs: WorkloadInputs) -> str:
     t = translator(lang)
     parts = [f"{t(f'input.{s.name}.label')} {fmt_param(getattr(inputs, s.name))}" for s in FACTOR_NUMBERS
              if getattr(inputs, s.name) is not None]
-    return t("calibrate.banner", factors=", ".join(parts)) if parts else ""
+    return t("calibrate.banner", factors=t("ui.list_sep").join(parts)) if parts else ""
 
 
 def form_groups(inputs: WorkloadInputs) -> Form:
