@@ -249,6 +249,7 @@ class FactorSpecRow:
     lab_value: str
     minimum: str
     maximum: str
+    modelled: bool              # refit_s: the lab's own value is the state's modelled refit, not one constant
 
     @property
     def label_key(self) -> str:
@@ -264,7 +265,7 @@ class FactorSpecRow:
 
 
 FACTOR_ROWS = tuple(FactorSpecRow(name=s.name, lab_value=fmt_param(s.default), minimum=fmt_param(s.minimum),
-                                  maximum=fmt_param(s.maximum)) for s in FACTOR_NUMBERS)
+                                  maximum=fmt_param(s.maximum), modelled=s.name == "refit_s") for s in FACTOR_NUMBERS)
 
 
 # --- the JSON -----------------------------------------------------------------------------------------------------

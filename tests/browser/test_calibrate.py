@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from .helpers import LANGS, goto, params_of, shoot
@@ -47,6 +48,9 @@ def test_calibrate_from_the_lab_and_back(open_page, base_url: str, api, lang: st
     expect(page.locator("#calibrate-outliers li[data-step='1']")).to_be_visible()  # 52 s against the median 30.5 s
     expect(page.locator("#calibrate-factors")).to_contain_text(FITTED[lang])
     shoot(page, f"calibrate-{lang}-desktop-light")
+    violations = [(v["id"], [n.get("target") for n in v["nodes"][:5]]) for v in Axe().run(page).response["violations"]
+                  if v.get("impact") in ("serious", "critical")]
+    assert violations == []
 
     with page.expect_navigation(wait_until="load"):
         page.locator("#calibrated-link").click()
