@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from app import templating
 from app.calibrate import LogError, calibrate, read_log
@@ -62,7 +63,8 @@ async def api_calibrate(params: Annotated[WorkloadInputs, Query()], request: Req
     if errors := refused(params):
         raise RequestValidationError(errors)
     try:
-        c = calibrate(params, read_log(await _log_text(request)))
+        log = read_log(await _log_text(request))
+        c = await run_in_threadpool(calibrate, params, log)  # a few hundred evaluations: off the event loop
     except LogError as err:
         return _error(err.kind, err.limit)
     except CalibrationError as err:
@@ -104,7 +106,8 @@ async def calibrate_post(lang: str, request: Request) -> HTMLResponse:
     check_lang(lang)
     inputs, _ = normalise(query_dict(request))
     try:
-        c = calibrate(inputs, read_log(await _log_text(request)))
+        log = read_log(await _log_text(request))
+        c = await run_in_threadpool(calibrate, inputs, log)
     except (LogError, CalibrationError) as err:
         limit = getattr(err, "limit", 0)
         return HTMLResponse(_page(lang, request, error_kind=err.kind, error_limit=limit), status_code=_status(err.kind))

@@ -5,11 +5,13 @@ measured phases."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.calibrate.fit import CalibrationError, calibrate, predicted_phases
 from app.calibrate.logs import read_log
 from app.model.inputs import FACTOR_SPECS, WorkloadInputs
-from calibrate.logformats import nemo_rl_lines, openrlhf_lines, verl_lines
+from calibrate.logformats import nemo_rl_lines, openrlhf_lines, tensorboard_csv, verl_lines, wandb_csv
 
 GRPO_7B = WorkloadInputs(method="grpo", arch="qwen25_7b", gpus=16, gpu="h100_80g", reward="verifier", kl=0.001)
 
@@ -24,6 +26,17 @@ def _openrlhf(p) -> str:
     return openrlhf_lines([(1, {"timing/generation": p.generation, "timing/make_experience": p.scoring,
                                 "timing/ppo_train": p.training, "timing/broadcast": p.refit,
                                 "timing/step_total": p.step})])
+
+
+def _csv(p, export=wandb_csv) -> str:
+    """verl's names in a wandb (or TensorBoard) export: step 1's phases."""
+    return export([(1, {"timing_s/gen": p.generation, "timing_s/old_log_prob": p.scoring,
+                        "timing_s/update_actor": p.training, "timing_s/update_weights": p.refit,
+                        "timing_s/step": p.step})])
+
+
+def _tensorboard(p) -> str:
+    return _csv(p, tensorboard_csv)
 
 
 def _nemo(p) -> str:
@@ -58,7 +71,8 @@ GRID = [
 KNOWN = {"scoring_mfu": 0.3, "train_mfu": 0.22, "refit_s": 12.0}
 
 
-@pytest.mark.parametrize("write", [_verl, _openrlhf, _nemo], ids=["verl", "openrlhf", "nemo_rl"])
+@pytest.mark.parametrize("write", [_verl, _openrlhf, _nemo, _csv, _tensorboard],
+                         ids=["verl", "openrlhf", "nemo_rl", "wandb-csv", "tensorboard-csv"])
 @pytest.mark.parametrize(("state", "gen_factor", "value"), GRID, ids=["grpo7b-h100", "ppo7b-a100", "70b-separate",
                                                                       "hf-generate"])
 def test_round_trip_recovers_known_factors(state, gen_factor, value, write):
@@ -148,3 +162,18 @@ def test_a_state_without_an_rl_step_is_refused(state, kind):
     with pytest.raises(CalibrationError) as err:
         calibrate(state, read_log(text))
     assert err.value.kind == kind
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.sampled_from(["timing_s/gen", "timing_s/old_log_prob", "timing_s/update_actor",
+                                        "timing_s/update_weights", "timing_s/step"]),
+                       st.floats(min_value=0.0, max_value=1e6, allow_nan=False), min_size=1))
+def test_any_readable_log_fits_within_the_bounds(metrics):
+    """Whatever seconds a log holds (0 to 11 days a phase), the fit answers, and every factor it sets lies within
+    its bounds: a value outside them is reported at the bound, never written into the query."""
+    c = calibrate(GRPO_7B, read_log(verl_lines([(1, metrics)])))
+    for f in c.factors:
+        assert f.value is None or f.minimum <= f.value <= f.maximum, (f.name, f.value)
+        assert f.status in ("fitted", "at_bound", "held", "not_logged", "insensitive")
+    assert all(FACTOR_SPECS[k].minimum <= float(v) <= FACTOR_SPECS[k].maximum
+               for k, v in c.query.items() if k in FACTOR_SPECS)
