@@ -165,3 +165,19 @@ def test_openapi_documents_the_calibration(client):
     assert {"413", "422", "200"} <= set(op["responses"])
     assert {p["name"] for p in op["parameters"]} >= {"method", "gpus", "train_mfu"}
     assert set(FACTOR_NAMES) <= {p["name"] for p in spec["paths"]["/api/evaluate"]["get"]["parameters"]}
+
+
+def _han(html: str) -> str:
+    import html as _html
+    import re
+
+    text = _html.unescape(re.sub(r"<[^>]+>", " ", html))
+    return "".join(re.findall(r"[\u4e00-\u9fff]+", text))
+
+
+def test_each_calibrate_page_is_in_its_language(client):
+    """The zh page's text is Chinese; the en page's has none beyond the language switch (中文)."""
+    zh = _post(client, f"/zh/calibrate?{Q}", GOOD).text
+    en = _post(client, f"/en/calibrate?{Q}", GOOD).text
+    assert len(_han(zh)) > 300
+    assert _han(en) == "中文"
