@@ -181,3 +181,15 @@ def test_each_calibrate_page_is_in_its_language(client):
     en = _post(client, f"/en/calibrate?{Q}", GOOD).text
     assert len(_han(zh)) > 300
     assert _han(en) == "中文"
+
+
+@pytest.mark.parametrize("page", ["", "compare", "launch"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_page_that_uses_a_fitted_factor_says_so(client, lang, page):
+    """The lab, the compare page and the launch page of a state with a fitted factor label it, naming its value;
+    without one they say nothing."""
+    words = {"en": "fitted to your run", "zh": "按你的 run 拟合"}[lang]
+    doc = parse(client.get(f"/{lang}/{page}?{Q}&train_mfu=0.2").text)
+    banner = doc.by_id("fitted-banner")
+    assert banner is not None and words in banner.text and "0.2" in banner.text
+    assert parse(client.get(f"/{lang}/{page}?{Q}").text).by_id("fitted-banner") is None
