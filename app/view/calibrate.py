@@ -148,7 +148,7 @@ class OutlierRow:
 class Result:
     framework_key: str
     steps_read: int
-    steps: str                  # the step numbers read, "1, 2, 3"
+    steps: str                  # the step numbers read, "1, 2, 3" (zh "1、2、3")
     dropped: str                # the step numbers dropped, "" when none
     has_dropped: bool
     chart: Chart
@@ -221,10 +221,11 @@ def result_vm(lang: str, c: Calibration) -> Result:
     outliers = tuple(OutlierRow(step=o.step, phase=o.phase, seconds=o.seconds, median_s=o.median_s)
                      for o in c.outliers)
     query = canonical_query(c.inputs)
+    sep = t("ui.list_sep")
     return Result(
         framework_key=f"calibrate.framework.{c.framework}", steps_read=c.steps_read,
-        steps=", ".join(map(str, c.step_numbers[:40])) + (" …" if len(c.step_numbers) > 40 else ""),
-        dropped=", ".join(map(str, c.dropped[:40])), has_dropped=bool(c.dropped), chart=chart(c), factors=factors,
+        steps=sep.join(map(str, c.step_numbers[:40])) + (" …" if len(c.step_numbers) > 40 else ""),
+        dropped=sep.join(map(str, c.dropped[:40])), has_dropped=bool(c.dropped), chart=chart(c), factors=factors,
         any_fitted=any(f.fitted for f in factors), outliers=outliers, has_outliers=bool(outliers),
         lengths=lengths, lengths_differ=any(x.differs for x in lengths),
         calibrated_url=f"/{lang}/?{query}", calibrated_query=query)
