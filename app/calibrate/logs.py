@@ -223,8 +223,17 @@ def _metric_name(column: str) -> str | None:
     return column.rsplit(" - ", 1)[-1].strip()
 
 
+def _csv_row(line: str) -> list[str]:
+    """One line as one CSV record: a metrics export has no quoted field across lines, and reading one lets an
+    unclosed quote swallow the rest of the paste into one field (past csv's field limit: an error, not a row)."""
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return []
+
+
 def _csv_lines(lines: list[str]) -> list[tuple[int, dict[str, float]]]:
-    rows = [r for r in csv.reader(line for line in lines if line.strip()) if r]
+    rows = [r for r in (_csv_row(line) for line in lines if line.strip()) if r]
     if len(rows) < 2:
         return []
     header = [h.strip() for h in rows[0]]
@@ -235,7 +244,7 @@ def _csv_lines(lines: list[str]) -> list[tuple[int, dict[str, float]]]:
         for row in rows[1:]:
             if len(row) > max(t, v, s):
                 step, value = _number(row[s]), _number(row[v])
-                if step is not None and math.isfinite(step) and value is not None:
+                if step is not None and 0 <= step < 1e9 and value is not None:
                     by_step.setdefault(int(step), {})[row[t].strip()] = value
         return sorted(by_step.items())
     step_col = next((header.index(c) for c in _STEP_COLUMNS if c in header), None)
@@ -246,7 +255,7 @@ def _csv_lines(lines: list[str]) -> list[tuple[int, dict[str, float]]]:
         if len(row) <= step_col:
             continue
         step = _number(row[step_col])
-        if step is None or not math.isfinite(step) or not 0 <= step < 1e9:
+        if step is None or not 0 <= step < 1e9:  # NaN fails both comparisons
             continue
         values = by_step.setdefault(int(step), {})
         for k, cell in enumerate(row[:len(names)]):

@@ -126,6 +126,15 @@ def test_unreadable_pastes_say_why(text, kind):
     assert err.value.kind == kind
 
 
+def test_an_unclosed_quote_does_not_swallow_the_paste():
+    """Found by hand after the fuzz: csv.reader over all lines let one unclosed quote join 180,000 characters into one
+    field, past csv's field limit (an exception, so a 500).  Each line is its own record now."""
+    text = 'step,timing_s/gen\n1,"' + ("x" * 60_000 + "\n") * 3 + '"\n2,50.0\n'
+    assert [(s.step, s.generation) for s in read_log(text).steps] == [(2, 50.0)]
+    with pytest.raises(LogError):
+        read_log('Step,a\n1,"x\n')
+
+
 def test_the_size_limit_counts_bytes_not_characters():
     """MAX_LOG_BYTES is of UTF-8: 400,000 three-byte characters are 1.2 MB."""
     with pytest.raises(LogError) as err:
@@ -136,7 +145,7 @@ def test_the_size_limit_counts_bytes_not_characters():
 _ALPHABET = st.sampled_from(["step:", "1", "2.5", " - ", "timing_s/gen", "timing_s/step", ":", "nan", "-", "inf",
                              "np.float64(", ")", "\n", "Global step ", "{", "}", "'", "timing/generation", ": ",
                              "• ", "generation", "s (", "=== Step 1/2 ===", ",", "Step", "tag,step,value", "e9",
-                             "\x00", "\ufffd", "<b>"])
+                             "\x00", "\ufffd", "<b>", '"', "run,tag,step,value\n", "x" * 70_000])
 
 
 @settings(max_examples=300, deadline=None)
