@@ -32,6 +32,11 @@ UNTIMED_FIGURE = "meter.time.figure_nofit"
 UNTIMED_FIGURES = (UNTIMED_FIGURE, "meter.eval_need.figure_nofit")
 
 
+# A sentence's arguments: the values a catalogue text quotes ({seconds:dur} …).  Texts quote them; no decision
+# should read one back (a renamed argument would change a decision unseen).
+TextArgs = dict[str, str | int | float | None]
+
+
 class Meter(NamedTuple):
     """One meter (a named tuple: immutable and cheap to build)."""
 
@@ -39,9 +44,9 @@ class Meter(NamedTuple):
     value: int                # 0..100
     level: str                # ok | warn | hot
     figure: str               # catalogue key of the physical figure sentence
-    figure_args: dict         # its arguments
+    figure_args: TextArgs     # its arguments
     formula: str              # catalogue key of the formula
-    formula_args: dict
+    formula_args: TextArgs
 
 
 def log_scale(x: float, low: float, high: float) -> float:

@@ -19,7 +19,7 @@ from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRA
 from app.model.inputs import WorkloadInputs, effective
 from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
-from app.model.physics.memory import Lane, lane
+from app.model.physics.memory import Lane, lane, whole_hosts
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
@@ -143,7 +143,7 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
     per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
     total = per_gpu * i.gpus
     return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
-                     min_gpus=math.ceil(total / usable - 1e-9), what="rm" if stage == "reward_model" else "sft",
+                     min_gpus=whole_hosts(math.ceil(total / usable - 1e-9), gpu.node_gpus), what="rm" if stage == "reward_model" else "sft",
                      timed_gpus=None)
 
 

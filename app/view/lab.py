@@ -1,5 +1,5 @@
 """The lab page's context: the static parts (form controls, presets, walkthrough, reference tables) and the live
-regions' view-models (app/view/regions.py) for one state."""
+regions' view-models (app/view/regions/) for one state."""
 
 from __future__ import annotations
 
@@ -53,8 +53,20 @@ class Control:
         return f"unit.{self.name}"
 
     @property
-    def options(self) -> tuple[tuple[str, str], ...]:  # a choice's values, each with its label's key
-        return tuple((v, f"choice.{self.name}.{v}") for v in self.choices)
+    def options(self) -> tuple[tuple[str, str, bool], ...]:  # a choice's values: its label's key, whether checked
+        return tuple((v, f"choice.{self.name}.{v}", v == self.value) for v in self.choices)
+
+    @property
+    def number(self) -> bool:  # a number with its ladder slider (else a row of radio chips)
+        return self.kind == "number"
+
+    @property
+    def arch(self) -> bool:  # the architecture picker: its chips carry sizes, its shape and paste helper follow
+        return self.name == "arch"
+
+    @property
+    def shape_disabled(self) -> bool:  # the architecture picker on a named model: the custom shape's fields are off
+        return self.value != "custom"
 
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
@@ -182,8 +194,10 @@ class Walk:
         return len(self.steps)
 
     @property
-    def dots(self) -> tuple[tuple[int, str, str], ...]:  # (number, URL, its title's key), one per step
-        return tuple((n, url, f"walk.{n}.title") for n, url, _ in self.steps)
+    def dots(self) -> tuple[tuple[int, str, str, bool, bool], ...]:
+        """One per step: (number, URL, its title's key, whether it is the current step, whether it is done)."""
+        return tuple((n, url, f"walk.{n}.title", n == self.current, bool(self.current) and n < self.current)
+                     for n, url, _ in self.steps)
 
     # the current step's texts
     @property
@@ -293,7 +307,7 @@ def _keep(url: str, present: bool, step: int | None) -> str:
 
 
 def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
-    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
+    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions/)."""
     i = result.inputs
     query = canonical_query(i)
     # (id, URL, its title's key, its description's key)

@@ -189,6 +189,9 @@ VIEW_KEY_EXPRESSIONS = {
     # the engine's shape and the idle line
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
     "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
+    # the RL step block (``s``: EstRlStepVM) and its engine (``e``)
+    "s.method_key", "s.generation_key", "s.scored_key", "s.trained_key", "s.sync_key", "s.layout_key",
+    "s.engine_shape_key", "s.engine_tp_key", "s.idle_key", "s.engine_key", "e.bound_key",
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
@@ -232,7 +235,7 @@ def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
         value = getattr(vm, name)
         if name.endswith(("key", "keys")) or name == "short":
             out |= {value} if isinstance(value, str) else {k for k in (value or ()) if isinstance(k, str)}
-        elif name in ("bars", "lanes", "total", "items", "changed", "meter_moves"):
+        elif name in ("bars", "lanes", "total", "items", "changed", "meter_moves", "rl", "dpo", "offline", "engine"):
             out |= _vm_keys(value, depth + 1)
     return {k for k in out if k}
 
@@ -377,10 +380,10 @@ def test_every_page_key_exists(lang):
             keys.add(group.legend_key)
             for c in group.controls:
                 keys |= {c.label_key, c.hint_key} | ({c.unit_key} if c.kind == "number" and c.shows_unit else set())
-                keys |= {k for _, k in c.options}
+                keys |= {k for _, k, _ in c.options}
         keys |= {k for a in ctx["arch_choices"].values() for k in (a.sub_key, a.attention_key) if a.total_b}
         keys |= {k for p in ctx["presets"] for k in p[2:]} | {k for rule in ctx["rules"] for k in rule[2:]}
-        keys |= {k for _, _, k in w.dots}
+        keys |= {k for _, _, k, _, _ in w.dots}
         if w.current:
             keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
         keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),

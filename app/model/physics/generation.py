@@ -116,8 +116,8 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str,
     """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(the GPUs one NVLink domain joins, GPUs) [8]
     (verl: prefer small TP and more replicas) — 8 on an HGX baseboard, up to 64 in a GB200 NVL72 rack, where NeMo
     RL runs vLLM at TP 16–32.  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``); beyond
-    8 it must divide the attention heads (vLLM's rule; at ≤ 8 every shipped architecture's heads allow it).  HF
-    generate has no tensor parallelism (1).
+    8, and it must be one vLLM starts (``vllm_accepts_tp``: Qwen2.5-7B's 28 heads allow 1, 2 and 4).  HF generate
+    has no tensor parallelism (1).
 
     >>> from app.model.assumptions import ARCHS
     >>> tensor_parallel_options(ARCHS["deepseek_v3"], 128, "vllm", 72)
@@ -128,7 +128,31 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str,
     if engine == "hf":
         return (1,)
     limit = max(1, min(nvlink_gpus, gen_gpus))
-    return tuple(tp for tp in TP_DEGREES if tp <= limit and (tp <= GPUS_PER_NODE or arch.heads % tp == 0))
+    return tuple(tp for tp in TP_DEGREES if tp <= limit and vllm_accepts_tp(arch, tp))
+
+
+def vllm_accepts_tp(arch: Arch, tp: int) -> bool:
+    """Whether vLLM starts an engine of tensor parallelism ``tp`` for ``arch``: the attention heads divide by TP
+    (``ModelConfig.verify_with_parallel_config`` in vllm/config.py raises "Total number of attention heads (28) must
+    be divisible by tensor parallel size (8)"), and the KV heads either divide by TP or TP by them, the KV heads then
+    replicated (``QKVParallelLinear.__init__`` in vllm/model_executor/layers/linear.py: ``divide(total_num_kv_heads,
+    tp_size)`` below the KV heads, ``divide(tp_size, total_num_kv_heads)`` from them on).  MLA keeps one latent per
+    token on every rank: only the heads count.  A custom size's stand-in shape (fractional heads, scaled from the
+    parameter count) keeps the rule it had: any power of 2 up to a node.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> [tp for tp in TP_DEGREES if vllm_accepts_tp(ARCHS["qwen25_7b"], tp)]   # 28 heads, 4 KV heads
+    [1, 2, 4]
+    >>> vllm_accepts_tp(ARCHS["llama3_8b"], 8), vllm_accepts_tp(ARCHS["llama3_8b"], 16)
+    (True, False)
+    """
+    if arch.heads != int(arch.heads):  # a custom size's scaled stand-in shape has no real heads to divide
+        return tp <= GPUS_PER_NODE
+    if arch.heads % tp:
+        return False
+    if arch.attention == "mla" or arch.kv_heads <= 0:
+        return True
+    return arch.kv_heads % tp == 0 or tp % arch.kv_heads == 0
 
 
 def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
@@ -236,8 +260,8 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     )
 
 
-def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
-    """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
+def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
+    """The engine replica of one tensor-parallel degree (see ``engine_plan``), of at least ``min_pp`` stages."""
     gpu = e.gpu
     kv_split = kv_replication(e.arch, tp)  # copies of a sequence's KV over the tp ranks: 1, tp / kv_heads, tp (MLA)
     kv_footprint_gb = e.kv_seq_gb * kv_split
@@ -249,6 +273,7 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         pp = max(fewest, math.ceil(e.weights_gb / (tp * usable) - 1e-9))
         if tp * pp > e.max_gpus:  # too few GPUs for a useful cache: the fewest stages that hold one sequence
             pp = fewest
+    pp = max(pp, min_pp)
     fits = tp * pp <= max(e.max_gpus, 1)
     if not fits:  # an instance larger than the GPUs given does not fit: shown on the GPUs there are, never streamed
         pp = max(1, e.max_gpus // tp)
@@ -385,6 +410,12 @@ def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: in
     return tuple([_plan(e, tp) for tp in engine_tp_options(e)])
 
 
+def covers(plan: EnginePlan, gen_gpus: int) -> bool:
+    """Whether instances of ``plan`` (TP · PP GPUs each) cover ``gen_gpus`` with none left over: 6 GPUs take
+    instances of 1, 2 or 3 GPUs, never of 4."""
+    return gen_gpus % max(plan.gpus, 1) == 0
+
+
 def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
             ) -> tuple[EnginePlan, tuple[float, ...]] | None:
     """The fastest plan on ``gen_gpus`` GPUs over those whose tensor-parallel degree fits, with its
@@ -415,20 +446,38 @@ class Engines:
         self.pinned_tp = pinned_tp  # the degree the user gave (``pinned_tp_options``), 0: the fastest is searched
         self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
 
-    def plan(self, tp: int) -> EnginePlan:
-        plan = self._plans.get(tp)
+    def plan(self, tp: int, min_pp: int = 1) -> EnginePlan:
+        plan = self._plans.get((tp, min_pp))
         if plan is None:
-            plan = self._plans[tp] = _plan(self._engine, tp)  # type: ignore[arg-type]
+            plan = self._plans[tp, min_pp] = _plan(self._engine, tp, min_pp)  # type: ignore[arg-type]
         return plan
+
+    def covering(self, plan: EnginePlan, gen_gpus: int) -> EnginePlan | None:
+        """``plan``, or the same degree with the fewest more pipeline stages, whose instances cover ``gen_gpus``
+        with none left over (``covers``); None when no such instance exists (the degree does not divide them)."""
+        if covers(plan, gen_gpus):
+            return plan
+        if plan.pipeline == 1:
+            return None
+        pp = next((s for s in range(plan.pipeline + 1, gen_gpus // plan.tp + 1) if gen_gpus % (plan.tp * s) == 0),
+                  None)
+        return None if pp is None else self.plan(plan.tp, pp)
 
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
             allowed = tuple(tp for tp in self._options if tp <= gen_gpus) if self._engine else ()
-            if self.pinned_tp and allowed:  # the given degree, or the first wider one whose instance fits
-                plans = [self.plan(tp) for tp in pinned_tp_options(allowed, self.pinned_tp)]
-                plans = [next((p for p in plans if p.fits), plans[0])]
-            else:
-                plans = [self.plan(tp) for tp in allowed]
+            plans = [self.plan(tp) for tp in allowed]
+            # the engines a framework starts cover the generation GPUs: verl and OpenRLHF make GPUs / (TP · PP)
+            # instances and refuse a remainder, so a degree that leaves GPUs over is not one a command can run
+            covering = [c for c in (self.covering(p, gen_gpus) for p in plans) if c is not None]
+            if any(p.fits for p in covering) or not any(p.fits for p in plans):
+                plans = covering or plans
+            else:  # only an instance that leaves GPUs over fits: the step gives those to training (``ppo_step``)
+                plans = [p for p in plans if p.fits]
+            if self.pinned_tp and plans:  # the given degree, or the first wider one whose instance fits
+                preferred = pinned_tp_options(tuple(p.tp for p in plans), self.pinned_tp)
+                ordered = [p for p in plans if p.tp in preferred]
+                plans = [next((p for p in ordered if p.fits), ordered[0])]
             self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
         return self._best[gen_gpus]
 

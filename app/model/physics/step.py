@@ -27,6 +27,7 @@ from app.model.physics.generation import (
     engine_fits,
     engine_layout,
     step_engines,
+    tensor_parallel_options,
 )
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
@@ -93,6 +94,11 @@ class Phases(NamedTuple):
     training_s: float
     sync_s: float
     total_s: float
+
+
+def _covered(g: Generation, gpus: int) -> bool:
+    """Whether the engine's instances occupy all ``gpus`` (or nothing is generated)."""
+    return g.gpus <= 0 or g.engine_gpus == gpus
 
 
 def trainer_scores(w: Workload, score: int) -> bool:
@@ -340,20 +346,33 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack) and
-        # one GPU (no collectives at all) are tried
-        # too, so more GPUs never slow the step (the other GPUs then idle)
-        for n in (gpu.nvlink_domain_gpus, 1):
+        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack), one
+        # GPU (no collectives at all) and, for each engine degree, the most GPUs its instances cover with none left
+        # over (``Engines.covering``: 6 of 7 GPUs for TP 2) are tried too, so more GPUs never slow the step (the
+        # other GPUs then idle)
+        node = gpu.node_gpus
+        counts = [gpu.nvlink_domain_gpus, 1]
+        for tp in tensor_parallel_options(w.arch, i.gpus, i.engine, gpu.nvlink_domain_gpus):
+            most = i.gpus - i.gpus % tp
+            counts.append(most if most <= node else most - most % node)  # beyond a host: whole hosts
+        covered = _covered(phases.generation, i.gpus)
+        for n in dict.fromkeys(counts):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
-                if fewer.total_s < phases.total_s * (1 - 1e-12):
+                # engines that cover their GPUs first (a command can start them), then the fastest
+                if (not _covered(fewer.generation, n), fewer.total_s) < (not covered, phases.total_s * (1 - 1e-12)):
                     groups, phases, searched = gpu_groups(n, True), fewer, True
+                    covered = _covered(fewer.generation, n)
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
         minimums = role_minimums(w, i)
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
+        left = groups.generation - engines.generation(groups.generation).engine_gpus
+        if 0 < left < groups.generation and training_fits(w, groups.training + left, colocated=False):
+            # GPUs no engine instance covers train instead of idling, as a command would run them
+            groups = Groups(groups.generation - left, groups.scoring, groups.training + left, False)
         searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)
