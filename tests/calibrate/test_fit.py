@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from app.calibrate.fit import CalibrationError, calibrate, predicted_phases
 from app.calibrate.logs import read_log
+from app.model.evaluate import evaluate
 from app.model.inputs import FACTOR_SPECS, WorkloadInputs
 from calibrate.logformats import nemo_rl_lines, openrlhf_lines, tensorboard_csv, verl_lines, wandb_csv
 
@@ -177,3 +178,12 @@ def test_any_readable_log_fits_within_the_bounds(metrics):
         assert f.status in ("fitted", "at_bound", "held", "not_logged", "insensitive")
     assert all(FACTOR_SPECS[k].minimum <= float(v) <= FACTOR_SPECS[k].maximum
                for k, v in c.query.items() if k in FACTOR_SPECS)
+
+
+@pytest.mark.parametrize(("state", "gen_factor", "value"), GRID, ids=["grpo7b-h100", "ppo7b-a100", "70b-separate",
+                                                                      "hf-generate"])
+def test_the_phases_read_are_the_plans_step(state, gen_factor, value):
+    """predicted_phases reads evaluate(...).step (the Plan has step_s, no phases yet): its step is the plan's, with
+    and without fitted factors, so switching the one function to the plan changes no answer."""
+    for x in (state, state.model_copy(update={**KNOWN, gen_factor: value})):
+        assert predicted_phases(x).step == evaluate(x).plan.step_s
