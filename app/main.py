@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import templating
-from app.routes import api, config, lab, launch, pages
+from app.routes import api, calibrate, config, lab, launch, pages
 from app.security import SecurityHeadersMiddleware
 from app.static_files import static_app
 
@@ -46,6 +46,7 @@ def create_app() -> FastAPI:
     app.mount("/static", static_app(templating.STATIC), name="static")  # compressed once, at start
     app.include_router(lab.router)  # first: a slider move is most of the traffic, and routes are matched in order
     app.include_router(api.router)
+    app.include_router(calibrate.router)  # POST /api/calibrate and /{lang}/calibrate: your own run
     app.include_router(pages.router)
     app.include_router(launch.router)
     app.include_router(config.router)  # POST /{lang}/config: the paste config.json helper

@@ -26,7 +26,7 @@ from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, RL_LOOP_STAGES
-from app.view.lab import other
+from app.view.lab import fitted_banner, other
 from app.view.links import lab_url
 
 # b_ parameters a pair link sets itself (the others in the query are kept)
@@ -335,6 +335,7 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
     swap.pop("b_step", None)
     return {
         "lang": lang, "other_lang": other(lang), "page": "compare", "a": ra, "b": rb, "notices": notices,
+        "fitted_banner": fitted_banner(lang, left),  # the right side keeps the left's factors (b_ may change them)
         "removed": tuple(NodeName(node=n) for n in removed), "added": tuple(NodeName(node=n) for n in added),
         "rows": rows, "changes": state_changes(ra, rb),
         "meter_rows": tuple(MeterRow(id=k, a=ra.meters[k], b=rb.meters[k], delta=rb.meters[k].value - ra.meters[k].value)

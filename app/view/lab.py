@@ -6,9 +6,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from app.i18n import translator
 from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
-from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
+from app.model.inputs import (
+    CHOICE_SPECS,
+    FACTOR_NUMBERS,
+    FORM_GROUPS,
+    NUMBER_SPECS,
+    NUMBERS,
+    PARAM_NAMES,
+    fmt_param,
+)
 from app.model.scenarios import moved_from_step, walk_figures
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
@@ -97,21 +106,55 @@ class FormGroup:
         return f"form.group.{self.id}"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactorField:
+    """A factor fitted to a run (inputs.FACTOR_NUMBERS): a plain number field, empty for the lab's own value."""
+
+    name: str
+    value: str
+    min: str
+    max: str
+
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
+
 @dataclass(frozen=True, slots=True)
 class Form:
     """The form: the workload's sliders first (the original page's), then the engineer's controls in one group
-    ("size a real run": algorithm, model, hardware) that opens by itself when the state sets any of them."""
+    ("size a real run": algorithm, model, hardware) that opens by itself when the state sets any of them.  A state
+    with a factor fitted to a run (the calibrate page's) also gets the factors' fields, so a move keeps them."""
 
     first: FormGroup
     rest: tuple[FormGroup, ...]
     engineer_open: bool
+    factors: tuple[FactorField, ...] = ()
+
+
+def factor_fields(inputs: WorkloadInputs) -> tuple[FactorField, ...]:
+    """The factors' fields when the state sets any of them, else none."""
+    if all(getattr(inputs, s.name) is None for s in FACTOR_NUMBERS):
+        return ()
+    return tuple(FactorField(name=s.name, value="" if getattr(inputs, s.name) is None else
+                             fmt_param(getattr(inputs, s.name)), min=fmt_param(s.minimum), max=fmt_param(s.maximum))
+                 for s in FACTOR_NUMBERS)
+
+
+def fitted_banner(lang: str, inputs: WorkloadInputs) -> str:
+    """The line that labels a state's figures as fitted to a run, naming each factor and its value; "" when none."""
+    t = translator(lang)
+    parts = [f"{t(f'input.{s.name}.label')} {fmt_param(getattr(inputs, s.name))}" for s in FACTOR_NUMBERS
+             if getattr(inputs, s.name) is not None]
+    return t("calibrate.banner", factors=t("ui.list_sep").join(parts)) if parts else ""
 
 
 def form_groups(inputs: WorkloadInputs) -> Form:
     ctls = controls(inputs)
     groups = tuple(FormGroup(id=g, controls=tuple(c for c in ctls if c.group == g)) for g in FORM_GROUPS)
+    factors = factor_fields(inputs)
     return Form(first=groups[0], rest=groups[1:],
-                engineer_open=any(c.changed for g in groups[1:] for c in g.controls))
+                engineer_open=bool(factors) or any(c.changed for g in groups[1:] for c in g.controls), factors=factors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,13 +321,16 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
+        "fitted_banner": fitted_banner(lang, i), "calibrate_url": f"/{lang}/calibrate?{query}",
     }
 
 
 def reference_context(lang: str) -> dict:
     """Everything reference.html reads: the constants, the GPU specifications and the glossary."""
+    from app.view.calibrate import FACTOR_ROWS
+
     return {"lang": lang, "other_lang": other(lang), "page": "reference", "switch_url": f"/{other(lang)}/reference",
-            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES}
+            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES, "factor_rows": FACTOR_ROWS}
 
 
 __all__ = ["controls", "form_groups", "lab_context", "reference_context", "walk"]

@@ -15,7 +15,7 @@ from app.launch.releases import FRAMEWORKS
 from app.launch.sources import LAUNCHERS, SOURCES
 from app.model import Result
 from app.model.inputs import Notice
-from app.view.lab import other
+from app.view.lab import fitted_banner, other
 from app.view.links import canonical_query
 
 _ROLE_ARGS = ("role",)  # note arguments that name a framework role: translated (launch.role.*) before formatting
@@ -180,7 +180,7 @@ def launch_context(lang: str, result: Result, notices: tuple[Notice, ...]) -> di
     """Everything launch.html reads."""
     vm = launch_page(lang, result, notices)
     return {"lang": lang, "other_lang": vm.other_lang, "page": "launch", "vm": vm, "r": result,
-            "inputs": result.inputs, "switch_url": vm.switch_url}
+            "inputs": result.inputs, "switch_url": vm.switch_url, "fitted_banner": fitted_banner(lang, result.inputs)}
 
 
 # --- the JSON answer ----------------------------------------------------------------------------------------------

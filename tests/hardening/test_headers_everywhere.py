@@ -47,6 +47,10 @@ ANSWERS = [
     ("405-page", "POST", "/en/", {}, 405),
     ("405-api", "DELETE", "/api/evaluate", {}, 405),
     ("405-static", "PUT", "/static/app.css", {}, 405),
+    ("calibrate", "GET", "/en/calibrate?gpus=16", {}, 200),
+    ("calibrate-page-422", "POST", "/zh/calibrate?gpus=16", {}, 422),
+    ("calibrate-api-422", "POST", "/api/calibrate?gpus=16", {}, 422),
+    ("405-calibrate-api", "GET", "/api/calibrate", {}, 405),
 ]
 
 

@@ -210,6 +210,9 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
     "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
                                                           ("gpu", "method", "arch", "engine", "offload", "tuning")),
+    # the calibrate page (app/view/calibrate.py) and the reference page's factors
+    "b.series_key", "f.phase_key", "f.status_key", "g.label_key", "o.phase_key", "r.framework_key", "vm.error_key",
+    "x.label_key", "key", "f.what_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
@@ -425,8 +428,35 @@ def test_every_other_page_key_exists(lang):
     keys |= {a.source_title_key for a in ASSUMPTION_ROWS if a.source} | {g.name_key for g in GPU_ROWS}
     keys |= {f.label_key for f in arch_info(WorkloadInputs()).shape}
     keys |= {f"config.error.{kind}" for kind in CONFIG_ERROR_KINDS}  # the message_key app/routes/config.py names
+    keys |= _calibrate_keys()
     assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
+
+
+def _calibrate_keys() -> set[str]:
+    """The keys the calibrate page's view-model names whole: a fit with every phase, an outlier and a dropped step;
+    every error kind; the reference page's factor rows and the lab form's factor fields."""
+    from app.calibrate import calibrate, read_log
+    from app.calibrate.fit import CALIBRATION_ERROR_KINDS
+    from app.calibrate.logs import LOG_ERROR_KINDS
+    from app.view.calibrate import FACTOR_ROWS, page
+    from app.view.lab import factor_fields
+
+    text = "\n".join(f"step:{n} - timing_s/gen:{g} - timing_s/ref:5 - timing_s/update_actor:20 - "
+                      f"timing_s/update_weights:2 - timing_s/step:60 - response_length/mean:900" for n, g in
+                      ((1, 30), (2, 31), (3, 90))) + "\nstep:4 - timing_s/gen:-1"
+    vm = page("en", WorkloadInputs(), result=calibrate(WorkloadInputs(), read_log(text)), max_bytes=1, max_lines=1)
+    r = vm.result
+    keys = {r.framework_key} | {b.series_key for g in r.chart.groups for b in g.bars}
+    keys |= {g.label_key for g in r.chart.groups} | {k for _, k in r.chart.series_keys}
+    keys |= {k for f in r.factors for k in (f.label_key, f.status_key, f.phase_key)}
+    keys |= {o.phase_key for o in r.outliers} | {x.label_key for x in r.lengths}
+    keys |= {f"calibrate.error.{k}" for k in (*LOG_ERROR_KINDS, *CALIBRATION_ERROR_KINDS)}
+    keys |= {k for f in FACTOR_ROWS for k in (f.label_key, f.what_key, f.phase_key)}
+    keys |= {f.label_key for f in factor_fields(WorkloadInputs(train_mfu=0.2))}
+    keys |= {f"calibrate.status.{s}" for s in ("fitted", "at_bound", "held", "not_logged", "insensitive")}
+    keys |= {f"calibrate.framework.{f}" for f in ("verl", "openrlhf", "nemo_rl")}
+    return keys
 
 
 def test_python_literal_keys_exist():

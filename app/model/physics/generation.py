@@ -196,6 +196,7 @@ class EnginePlan(NamedTuple):
     weights_gb: float = 0.0     # the replica's weights, GB
     engine_memory_gb: float = 0.0  # per GPU
     fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
+    overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the fixed part of ``fixed_step_s`` (the rest: the all-gather)
 
 
 class _EngineWorkload(NamedTuple):
@@ -222,12 +223,17 @@ class _EngineWorkload(NamedTuple):
     drain: bool = True
     ahead: float = 1.0
     weight_scale: float = 1.0
+    bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY  # the HBM fraction a decode step reads at
+    overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the engine's fixed seconds per decode step
 
 
 def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
                      response_tokens: int, longest_tokens: int, group: int, engine: str,
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
-                     ahead: float = 1.0) -> _EngineWorkload:
+                     ahead: float = 1.0, bandwidth_efficiency: float | None = None,
+                     overhead_s: float | None = None) -> _EngineWorkload:
+    """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
+    ``decode_step_overhead_s``); None is the lab's own constant."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
     kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
@@ -235,11 +241,13 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     if engine == "hf":
         kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0
-        fixed = DECODE_STEP_OVERHEAD_HF_S + all_gather_seconds(weights_gb, gather_gpus, gpu)
+        overhead = DECODE_STEP_OVERHEAD_HF_S if overhead_s is None else overhead_s
+        fixed = overhead + all_gather_seconds(weights_gb, gather_gpus, gpu)
     else:
         kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0 / group
-        fixed = DECODE_STEP_OVERHEAD_VLLM_S
+        overhead = DECODE_STEP_OVERHEAD_VLLM_S if overhead_s is None else overhead_s
+        fixed = overhead
     avg_context = prompt_tokens + response_tokens / 2.0
     floor_context = prompt_tokens + longest_tokens / 2.0
     return _EngineWorkload(
@@ -248,6 +256,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
         prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
         drain, ahead, weight_scale,
+        DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
     )
 
 
@@ -279,7 +288,7 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
         offloaded_gb = max(kv_footprint_gb - room_gb, 0.0)  # the shortfall, reported
     if e.engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
-    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
+    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * e.bandwidth_efficiency
     compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
     host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
@@ -292,7 +301,8 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
         kv_split=kv_split, hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
         prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
         lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
-        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits)
+        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits,
+        overhead_s=e.overhead_s)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -379,12 +389,11 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
     seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
         times or schedule_seconds(plan, rollouts, gen_gpus))
     bound = "memory" if t_mem >= t_compute else "compute"
-    overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
-        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
+        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - plan.overhead_s,
         all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
@@ -497,7 +506,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
     streaming = bool(i.staleness) and i.partial_rollouts == "on" and i.placement == "separate"
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
-                         drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0)
+                         drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
+                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
 
 

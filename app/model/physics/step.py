@@ -11,7 +11,6 @@ from typing import NamedTuple
 
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
-    FORWARD_MFU,
     HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
     SEPARATE_MIN_GPUS,
@@ -120,11 +119,13 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     g = engines.generation(gen)
     frozen = trainer_scores(w, score)
     on_trainer = w.scoring_train_flops + (w.scoring_score_flops if frozen else 0.0)
-    s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, FORWARD_MFU)
-    s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
+    s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, w.scoring_mfu)
+    s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, w.scoring_mfu)
     scoring = max(s_train, s_score)
     training = training_seconds(w, i, train, frozen=frozen)
     sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
+    if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces the modelled broadcast
+        sync = i.refit_s
     total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
                   training_s=training, sync_s=sync, total_s=total)
@@ -153,7 +154,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     gpu = w.gpu
     engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
-    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, FORWARD_MFU)
+    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, w.scoring_mfu)
     training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
     if i.engine == "vllm" and i.rollouts > 0:
@@ -163,6 +164,8 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         if n > domain:
             sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
         sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, fastest_layout(w, n, colocated=True))
+    if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces refit, wake and swap
+        sync = i.refit_s
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
                   training_s=training, sync_s=sync, total_s=total)
@@ -190,7 +193,7 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
     minimum."""
     n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     out = [(gpus - t_min - s_min, s_min, t_min)]
     if a > 0 and c > 0:
@@ -265,7 +268,7 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     balances generation against scoring + training: verl's fully_async guidance, "the rollout time and train time
     close"; NeMo RL's 1-step-off recipes halve the GPUs), the rest R shared by scoring and training where
     B / s + C / t is least (B, C their GPU-seconds): s = R · √B / (√B + √C), held to each role's minimum."""
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     out = []
@@ -288,7 +291,7 @@ def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) ->
     rest = i.gpus - i.generation_gpus
     if (w.reference or w.reward_model) and training_fits(w, rest, colocated=True):
         return i.generation_gpus, 0, rest
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     score = min(max(s_min, round(rest * share)), rest - 1) if s_min else 0
