@@ -26,7 +26,7 @@ from app.model.physics.memory import micro_batch_tokens
 from app.model.physics.offline import Dpo, Run
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
-from app.model.physics.training import generation_resident_gb
+from app.model.physics.training import generation_resident_gb, micro_batches_per_replica
 from app.model.physics.workload import Workload, _group, optimizer_steps_per_epoch
 
 
@@ -66,6 +66,7 @@ class PlanTraining:
     dp: int
     micro_batch_tokens: int         # tokens of one micro-batch per GPU (verl ppo_max_token_len_per_gpu)
     mini_batch_sequences: int       # sequences per optimizer step
+    micro_batches_per_rank: int     # micro-batches one data-parallel rank runs per optimizer step
     optimizer_steps: int            # optimizer steps per RL step (epochs × mini-batches per epoch)
     epochs: int                     # epochs over one step's rollouts (DPO: over the pairs)
     offload: str                    # none | optimizer | params
@@ -143,7 +144,8 @@ def _rl_training(i: WorkloadInputs, w: Workload, layout: TrainingLayout | None) 
         backend=t.backend if t else "fsdp", tp=t.tp if t else 1, pp=t.pp if t else 1, ep=t.ep if t else 1,
         cp=t.cp if t else i.context_parallel, dp=t.dp if t else 1,
         micro_batch_tokens=math.ceil(micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu)),
-        mini_batch_sequences=w.mini_batch, optimizer_steps=i.epochs * per_epoch, epochs=i.epochs,
+        mini_batch_sequences=w.mini_batch, micro_batches_per_rank=micro_batches_per_replica(w, t) if t else 1,
+        optimizer_steps=i.epochs * per_epoch, epochs=i.epochs,
         offload=i.offload, tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
 
 
@@ -208,7 +210,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
     nodes, per_node = _hosts(gpus, gpu)
     micro = math.ceil(micro_batch_tokens(i.prompt_tokens + i.response_max_tokens, i.max_tokens_per_gpu))
     training = PlanTraining(backend="fsdp", tp=1, pp=1, ep=1, cp=1, dp=gpus, micro_batch_tokens=micro,
-                            mini_batch_sequences=0, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
+                            mini_batch_sequences=0, micro_batches_per_rank=1, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
                             tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
     return Plan(
         kind=kind, trained=trained, gpu=i.gpu, gpus=gpus, gpus_given=gpus, nodes=nodes, gpus_per_node=per_node, placement="colocated",

@@ -101,7 +101,7 @@ def test_no_time_of_a_step_on_gpus_that_do_not_fit_reaches_the_page_or_the_api(c
     page = " ".join(_region(body, dom_id) for dom_id in state_regions(r) if f'id="{dom_id}"' in body)
     # durations the page may honestly show (a coincidence of rounding is not a leak): every number of the API's
     # answer and the step chart's counts that fit, formatted as the page formats a duration
-    sweep = step_vs_gpus(r.inputs, r.stage).points  # the step chart's counts; those that fit carry a step
+    sweep = step_vs_gpus(r.inputs, r.plan.rl).points  # the step chart's counts; those that fit carry a step
     allowed = {t.fmt("dur", v) for v in _numbers(api)} | {
         t.fmt("dur", getattr(p, f)) for p in sweep if p.fits for f in (*PHASES, "tail_floor_s")}
     assert all(p.total_s is None for p in sweep if not p.fits)

@@ -143,7 +143,7 @@ def vllm_accepts_tp(arch: Arch, tp: int) -> bool:
     >>> from app.model.assumptions import ARCHS
     >>> [tp for tp in TP_DEGREES if vllm_accepts_tp(ARCHS["qwen25_7b"], tp)]   # 28 heads, 4 KV heads
     [1, 2, 4]
-    >>> vllm_accepts_tp(ARCHS["llama3_8b"], 8), vllm_accepts_tp(ARCHS["llama3_8b"], 16)
+    >>> vllm_accepts_tp(ARCHS["llama3_8b"], 8), vllm_accepts_tp(ARCHS["qwen25_7b"], 8)   # 32 heads; 28
     (True, False)
     """
     if arch.heads != int(arch.heads):  # a custom size's scaled stand-in shape has no real heads to divide
