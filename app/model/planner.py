@@ -1,0 +1,381 @@
+"""The run planner: what to rent to finish a workload by a deadline, and what it costs.
+
+For one workload (the lab's query) the search tries every GPU type × whole-node count (1 node up to the search
+bound, on ``NODE_LADDER``) × placement, and — only where the user allows them, since they change the experiment and
+not only its cost — staleness (one step off), offload and LoRA.  Every option is one ``evaluate`` of the lab's own
+model, read through ``_figures`` (one place), so each option's hours are those ``/api/evaluate`` answers for its
+query.  Its cost is its GPU-hours × the price of its GPU type ($ per GPU-hour, ``PRICES`` from
+``data/prices.toml`` unless the query gives ``price_<gpu id>``).
+
+The answer (``Planned``): every option searched, ``cheapest`` (meets the deadline, least dollars), ``fastest``
+(within the budget, fewest hours), the ``frontier`` (the Pareto set of hours against dollars), what comes closest when
+nothing meets the deadline or the budget, and ``searched`` (what was tried, what was pruned and why, whether the
+search was cut at ``MAX_EVALUATIONS``).
+
+Pruning, each from what the model knows, never a skipped evaluation it cannot justify:
+
+* **below the fewest GPUs that fit** (``StageCost.min_gpus``, one probe per GPU type and variant): a count below
+  it does not fit; the first count searched is the minimum rounded up to whole nodes;
+* **past the point where the step stops falling**: the step never rises with the GPU count (tests/model/
+  test_frontier.py, ``test_more_gpus_never_slow_a_fitting_step``), so once one more rung of the ladder leaves it
+  where it was, more GPUs only cost more for the same hours;
+* **offload where less offload fits**: offload moves states over the host link and never shortens the step
+  (tests/model/test_planner.py checks it), so at a count where a variant with less offload fits, more offload
+  is the same GPUs for at least the same hours.
+
+Pure Python: no web imports.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.model.assumptions import GPUS
+from app.model.evaluate import Result, evaluate
+from app.model.inputs import WorkloadInputs, effective
+from app.model.physics.architecture import policy_arch
+from app.model.physics.memory import MAX_GPUS
+from app.model.stage_cost import loop_of
+from app.model.stages import stage_of
+
+PRICES_FILE = Path(__file__).parent / "data" / "prices.toml"
+
+# Whole-node counts searched (× the GPUs of one node: 8 on HGX, 4 on a GB200 tray), up to the search bound; the
+# fewest nodes that fit is added for each GPU type and variant.  Roughly × 1.5 per rung: the step falls smoothly
+# with the count, and a rung between two of these is at most 1.5× the GPUs of the one below.
+NODE_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
+DEFAULT_MAX_GPUS = 1024      # the default search bound (GPUs); a query may raise it to MAX_GPUS
+MAX_EVALUATIONS = 1500       # a request never makes the server do more evaluations than this: the search is cut
+DEFAULT_DEADLINE_H = 24.0
+DEFAULT_BUDGET_USD = 10_000.0
+OFFLOADS = ("none", "optimizer", "params")  # in order of what they move to the host (each never faster)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Price:
+    """One GPU type's default price: $ per GPU-hour and where it comes from (``source`` empty: a teaching
+    assumption)."""
+
+    gpu: str
+    usd_per_gpu_hour: float
+    provider: str
+    instance: str
+    source: str
+    read: str
+
+    @property
+    def teaching(self) -> bool:
+        return not self.source
+
+
+def load_prices(path: Path = PRICES_FILE) -> dict[str, Price]:
+    """The default prices, one per GPU id of ``GPUS`` (a missing or extra id stops the app at import)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    if set(data) != set(GPUS):
+        raise ValueError(f"{path.name}: prices for {sorted(data)}, GPUs are {sorted(GPUS)}")
+    return {g: Price(gpu=g, usd_per_gpu_hour=float(data[g]["usd_per_gpu_hour"]), provider=data[g]["provider"],
+                     instance=data[g]["instance"], source=data[g]["source"], read=data[g]["read"]) for g in GPUS}
+
+
+PRICES = load_prices()
+DEFAULT_PRICES: tuple[tuple[str, float], ...] = tuple((g, p.usd_per_gpu_hour) for g, p in PRICES.items())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanQuery:
+    """What the planner is asked besides the workload: the deadline, the budget, the prices, the opt-ins."""
+
+    deadline_h: float = DEFAULT_DEADLINE_H
+    budget_usd: float = DEFAULT_BUDGET_USD
+    prices: tuple[tuple[str, float], ...] = DEFAULT_PRICES   # (gpu id, $ per GPU-hour), every GPU id
+    allow_staleness: bool = False
+    allow_offload: bool = False
+    allow_lora: bool = False
+    max_gpus: int = DEFAULT_MAX_GPUS
+
+    def price(self, gpu: str) -> float:
+        return dict(self.prices)[gpu]
+
+
+def with_prices(prices: Mapping[str, float | None]) -> tuple[tuple[str, float], ...]:
+    """Every GPU id's price: the one given, else the default."""
+    return tuple((g, float(prices[g]) if prices.get(g) is not None else p) for g, p in DEFAULT_PRICES)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OptionFigures:
+    """What the planner reads of one evaluated state (``_figures``): whether it fits on its own GPUs, and then the
+    run's hours, GPU-hours, steps, step and memory per GPU (None when it does not fit)."""
+
+    fits: bool
+    hours: float | None
+    gpu_hours: float | None
+    steps: int | None
+    step_s: float | None
+    memory_per_gpu_gb: float
+    min_gpus: int | None
+
+
+def _figures(result: Result) -> OptionFigures:
+    """The one place the planner reads the model's answer for a state (today ``Result.run`` and ``Result.cost``;
+    the resolved plan's ``run_hours``, ``gpu_hours``, ``step_s``, ``memory_per_gpu_gb`` and ``min_gpus`` when it
+    lands).  A state fits when its stage's models fit on its own GPUs and the run is timed there: the model times a
+    state that does not fit at the fewest GPUs that do, which is another option, not this one."""
+    cost, run = result.cost, result.run
+    fits = bool(cost.fits and run is not None and cost.timed_gpus == result.inputs.gpus)
+    return OptionFigures(
+        fits=fits, hours=run.hours if fits else None, gpu_hours=run.gpu_hours if fits else None,
+        steps=run.steps if fits else None, step_s=cost.step_s if fits else None,
+        memory_per_gpu_gb=cost.per_gpu_gb, min_gpus=cost.min_gpus)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """One configuration searched: the hardware, the variant, its figures and its cost, and the inputs that
+    reproduce it in the lab (``query``)."""
+
+    gpu: str
+    gpus: int
+    nodes: int
+    placement: str
+    staleness: int
+    offload: str
+    tuning: str
+    fits: bool
+    hours: float | None
+    gpu_hours: float | None
+    cost_usd: float | None
+    steps: int | None
+    step_s: float | None
+    memory_per_gpu_gb: float
+    usd_per_gpu_hour: float
+    inputs: WorkloadInputs
+
+    @property
+    def query(self) -> dict[str, str]:
+        """The lab's canonical query of this option (``/{lang}/?…``, ``/api/evaluate?…``)."""
+        return self.inputs.query()
+
+    @property
+    def key(self) -> str:
+        return f"{self.gpu}-{self.gpus}-{self.placement}-s{self.staleness}-{self.offload}-{self.tuning}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Searched:
+    """What the search tried: GPU types, variants (placement × staleness × offload × tuning), node counts, the
+    evaluations it made, the counts it pruned and why, its bound, and whether it was cut."""
+
+    gpus: tuple[str, ...]
+    variants: tuple[str, ...]
+    node_ladder: tuple[int, ...]
+    max_gpus: int
+    evaluations: int
+    options: int
+    pruned_below_min: int
+    pruned_flat: int
+    pruned_offload: int
+    cut: bool
+    max_evaluations: int = MAX_EVALUATIONS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Band:
+    """The model's calibration band for a kind of run: on the published rows of that kind the lab's step was
+    ``low``–``high`` × the published one (docs/model.md, "Calibration", over app/model/published_runs.py)."""
+
+    kind: str
+    low: float
+    high: float
+    rows: int
+
+
+# From docs/model.md (the calibration against app/model/published_runs.py, 52 of 68 rows within 2×): every H100
+# GRPO row of NeMo RL 0.62–1.69× (dense and MoE, 8 B to 671 B); GB200 dense rows 0.72–1.00×; GB200
+# mixture-of-experts rows 0.19–0.46× (10 of 14 miss); over all 60 step-time rows 0.19–2.67× (median 0.75).
+BANDS = {
+    "h100": Band(kind="h100", low=0.62, high=1.69, rows=20),
+    "gb200_dense": Band(kind="gb200_dense", low=0.72, high=1.00, rows=4),
+    "gb200_moe": Band(kind="gb200_moe", low=0.19, high=0.46, rows=14),
+    "all": Band(kind="all", low=0.19, high=2.67, rows=60),
+}
+
+
+def band_of(inputs: WorkloadInputs, gpu: str) -> Band:
+    """The calibration band of an option's kind of run: its GPU type and whether the policy is a mixture of
+    experts.
+
+    >>> band_of(WorkloadInputs(arch="qwen3_8b"), "h100_80g").kind, band_of(WorkloadInputs(), "a100_80g").kind
+    ('h100', 'all')
+    """
+    if gpu == "h100_80g":
+        return BANDS["h100"]
+    if gpu == "gb200_186g":
+        return BANDS["gb200_moe" if policy_arch(inputs).moe else "gb200_dense"]
+    return BANDS["all"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Planned:
+    """The planner's answer for one workload and one ``PlanQuery``."""
+
+    workload: WorkloadInputs
+    query: PlanQuery
+    loop: str                                # rl | dpo | none (nothing trains: no run to plan)
+    options: tuple[Option, ...]
+    cheapest: Option | None                  # meets the deadline, least dollars
+    fastest: Option | None                   # within the budget, fewest hours
+    frontier: tuple[Option, ...]             # the Pareto set of hours against dollars, cheapest first
+    closest_to_deadline: Option | None       # nothing meets the deadline: the fastest option that fits
+    late_by_h: float | None
+    closest_to_budget: Option | None         # nothing is within the budget: the cheapest option that fits
+    over_budget_by_usd: float | None
+    searched: Searched
+
+    @property
+    def fitting(self) -> tuple[Option, ...]:
+        return tuple(o for o in self.options if o.fits)
+
+    @property
+    def nothing_fits(self) -> bool:
+        return not self.fitting
+
+    @property
+    def status(self) -> str:
+        """ok (an option meets the deadline) | late (options fit, none in time) | nothing_fits | no_loop."""
+        if self.loop == "none":
+            return "no_loop"
+        if self.nothing_fits:
+            return "nothing_fits"
+        return "ok" if self.cheapest is not None else "late"
+
+
+def _variant_name(placement: str, staleness: int, offload: str, tuning: str) -> str:
+    return f"{placement}-s{staleness}-{offload}-{tuning}"
+
+
+def variants(base: WorkloadInputs, q: PlanQuery, loop: str) -> tuple[tuple[tuple[str, int, str], tuple[str, ...]], ...]:
+    """The variants searched on every GPU type: ((placement, staleness, tuning), the offloads in order).  The
+    workload's own staleness, offload and tuning always; with an opt-in, the others too (staleness: on-policy and
+    one step off).  A staleness of one step or more runs separately (``effective``); DPO has no placement."""
+    stalenesses = sorted({base.staleness} | ({0, 1} if q.allow_staleness and loop == "rl" else set()))
+    tunings = sorted({base.tuning} | ({"full", "lora"} if q.allow_lora else set()))
+    offloads = tuple(o for o in OFFLOADS if o == base.offload or q.allow_offload)
+    out = []
+    for s in stalenesses:
+        placements = (("colocated", "separate") if s == 0 else ("separate",)) if loop == "rl" else ("colocated",)
+        out += [((p, s, t), offloads) for p in placements for t in tunings]
+    return tuple(out)
+
+
+def counts_of(gpu: str, max_gpus: int) -> tuple[int, ...]:
+    """The whole-node GPU counts of ``NODE_LADDER`` on ``gpu`` up to ``max_gpus`` (at least one node).
+
+    >>> counts_of("h100_80g", 64), counts_of("gb200_186g", 24)
+    ((8, 16, 24, 32, 48, 64), (4, 8, 12, 16, 24))
+    """
+    node = GPUS[gpu].node_gpus
+    return tuple(n * node for n in NODE_LADDER if n * node <= max(max_gpus, node))
+
+
+def pareto(options: tuple[Option, ...] | list[Option]) -> tuple[Option, ...]:
+    """The options no other beats on both hours and dollars (fitting options only), cheapest first.
+
+    Sorted by (cost, hours), an option is on the frontier exactly when it is faster than every cheaper one."""
+    out: list[Option] = []
+    best = math.inf
+    for o in sorted((o for o in options if o.fits), key=lambda o: (o.cost_usd, o.hours, o.gpus)):
+        if o.hours < best:  # type: ignore[operator]
+            out.append(o)
+            best = o.hours  # type: ignore[assignment]
+    return tuple(out)
+
+
+def choose(options: tuple[Option, ...], deadline_h: float, budget_usd: float) -> dict[str, object]:
+    """``cheapest``, ``fastest`` and, when there is none, what comes closest and by how much."""
+    fit = [o for o in options if o.fits]
+    cheapest = min((o for o in fit if o.hours <= deadline_h), key=lambda o: (o.cost_usd, o.hours, o.gpus),  # type: ignore[operator]
+                   default=None)
+    fastest = min((o for o in fit if o.cost_usd <= budget_usd), key=lambda o: (o.hours, o.cost_usd, o.gpus),  # type: ignore[operator]
+                  default=None)
+    late = min(fit, key=lambda o: (o.hours, o.cost_usd, o.gpus), default=None) if cheapest is None else None
+    over = min(fit, key=lambda o: (o.cost_usd, o.hours, o.gpus), default=None) if fastest is None else None
+    return dict(cheapest=cheapest, fastest=fastest,
+                closest_to_deadline=late, late_by_h=late.hours - deadline_h if late else None,  # type: ignore[operator]
+                closest_to_budget=over, over_budget_by_usd=over.cost_usd - budget_usd if over else None)  # type: ignore[operator]
+
+
+def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
+    """Search the options for ``workload`` (the module docstring says what and how) and choose among them."""
+    base = effective(workload).model_copy(update={"step": None, "generation_gpus": 0})
+    loop = loop_of(stage_of(base))
+    max_gpus = min(max(q.max_gpus, 1), MAX_GPUS)
+    vs = variants(base, q, loop) if loop != "none" else ()
+    names = tuple(_variant_name(p, s, o, t) for (p, s, t), offs in vs for o in offs)
+    options: list[Option] = []
+    evaluations = below = flat = dominated = 0
+    cut = False
+
+    def option(gpu: str, gpus: int, p: str, s: int, o: str, t: str) -> tuple[Option, OptionFigures]:
+        nonlocal evaluations
+        evaluations += 1
+        inputs = base.model_copy(update={"gpu": gpu, "gpus": gpus, "placement": p, "staleness": s, "offload": o,
+                                         "tuning": t})
+        f = _figures(evaluate(inputs))
+        price = q.price(gpu)
+        return Option(gpu=gpu, gpus=gpus, nodes=gpus // GPUS[gpu].node_gpus, placement=p, staleness=s, offload=o,
+                      tuning=t, fits=f.fits, hours=f.hours, gpu_hours=f.gpu_hours,
+                      cost_usd=f.gpu_hours * price if f.fits else None, steps=f.steps, step_s=f.step_s,
+                      memory_per_gpu_gb=f.memory_per_gpu_gb, usd_per_gpu_hour=price, inputs=inputs), f
+
+    for gpu in GPUS:
+        node = GPUS[gpu].node_gpus
+        ladder = counts_of(gpu, max_gpus)
+        for (p, s, t), offs in vs:
+            covered: set[int] = set()  # counts where less offload fits (or stopped falling): more offload is dominated
+            for o in offs:
+                if evaluations >= MAX_EVALUATIONS:
+                    cut = True
+                    break
+                probe, f = option(gpu, ladder[0], p, s, o, t)
+                if f.min_gpus is None or f.min_gpus > ladder[-1]:
+                    below += len(ladder)
+                    continue
+                first = math.ceil(f.min_gpus / node) * node
+                counts = sorted({c for c in ladder if c >= first} | {first})
+                below += sum(1 for c in ladder if c < first)
+                reached: set[int] = set()
+                previous: float | None = None
+                for k, c in enumerate(counts):
+                    if c in covered:
+                        dominated += 1
+                        continue
+                    if evaluations >= MAX_EVALUATIONS:
+                        cut = True
+                        break
+                    opt, g = (probe, f) if c == ladder[0] else option(gpu, c, p, s, o, t)
+                    options.append(opt)
+                    if not g.fits:
+                        continue
+                    reached.add(c)
+                    if previous is not None and g.step_s >= previous:  # type: ignore[operator]
+                        rest = counts[k + 1:]
+                        flat += len(rest)
+                        reached.update(rest)
+                        break
+                    previous = g.step_s
+                covered |= reached
+            if cut:
+                break
+        if cut:
+            break
+    found = tuple(options)
+    searched = Searched(gpus=tuple(GPUS), variants=names, node_ladder=NODE_LADDER, max_gpus=max_gpus,
+                        evaluations=evaluations, options=len(found), pruned_below_min=below, pruned_flat=flat,
+                        pruned_offload=dominated, cut=cut)
+    return Planned(workload=base, query=replace(q, max_gpus=max_gpus), loop=loop, options=found,
+                   frontier=pareto(found), searched=searched, **choose(found, q.deadline_h, q.budget_usd))  # type: ignore[arg-type]
