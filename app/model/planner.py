@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.model.assumptions import GPUS
 from app.model.evaluate import Result, evaluate
-from app.model.inputs import WorkloadInputs, effective
+from app.model.inputs import Notice, NumberSpec, WorkloadInputs, _number, effective, fmt_param
 from app.model.physics.architecture import policy_arch
 from app.model.physics.memory import MAX_GPUS
 from app.model.stage_cost import loop_of
@@ -379,3 +379,70 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
                         pruned_offload=dominated, cut=cut)
     return Planned(workload=base, query=replace(q, max_gpus=max_gpus), loop=loop, options=found,
                    frontier=pareto(found), searched=searched, **choose(found, q.deadline_h, q.budget_usd))  # type: ignore[arg-type]
+
+
+# --- the planner's own parameters: names, ranges, defaults; strict (the API) and clamped with notices (the page) ---
+
+MAX_DEADLINE_H = 100_000.0   # about 11 years
+MAX_BUDGET_USD = 1e9
+MAX_PRICE = 1_000.0          # $ per GPU-hour
+PLAN_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("deadline_h", DEFAULT_DEADLINE_H, 0.1, MAX_DEADLINE_H, False, "h", (), "plan",
+               "the run must finish within this many hours (wall clock)"),
+    NumberSpec("budget_usd", DEFAULT_BUDGET_USD, 0, MAX_BUDGET_USD, False, "$", (), "plan",
+               "the most the run may cost, in dollars"),
+    NumberSpec("max_gpus", DEFAULT_MAX_GPUS, 1, MAX_GPUS, True, "GPUs", (), "plan",
+               "the search bound: the most GPUs an option may rent"),
+    *(NumberSpec(f"price_{g}", p, 0.01, MAX_PRICE, False, "$ per GPU-hour", (), "price",
+                 f"the price of one {g} GPU for an hour (default {p})") for g, p in DEFAULT_PRICES),
+)
+PLAN_SPECS = {s.name: s for s in PLAN_NUMBERS}
+OPT_INS = ("allow_staleness", "allow_offload", "allow_lora")
+_TRUE, _FALSE = ("1", "on", "true", "yes"), ("0", "off", "false", "no", "")
+
+
+def plan_query(deadline_h: float = DEFAULT_DEADLINE_H, budget_usd: float = DEFAULT_BUDGET_USD,
+               max_gpus: int = DEFAULT_MAX_GPUS, prices: Mapping[str, float | None] | None = None,
+               **opt_ins: bool) -> PlanQuery:
+    """A ``PlanQuery`` from its parameters (the API's validated ones, the CLI's)."""
+    return PlanQuery(deadline_h=float(deadline_h), budget_usd=float(budget_usd), max_gpus=int(max_gpus),
+                     prices=with_prices(prices or {}), **{k: bool(opt_ins.get(k, False)) for k in OPT_INS})
+
+
+def normalise_plan(query: Mapping[str, str | Sequence[str]]) -> tuple[PlanQuery, tuple[Notice, ...]]:
+    """The page's reading of the planner's parameters: a value out of range is clamped, one that is not a number
+    takes the default, each with a ``Notice`` naming the field (as ``inputs.normalise`` does for the workload).
+    Never raises.
+
+    >>> q, n = normalise_plan({"deadline_h": "-3", "price_h100_80g": "abc", "allow_lora": "1"})
+    >>> q.deadline_h, q.price("h100_80g") == PRICES["h100_80g"].usd_per_gpu_hour, q.allow_lora, [x.kind for x in n]
+    (0.1, True, True, ['below_min', 'invalid'])
+    """
+    values: dict[str, float | int] = {}
+    notices: list[Notice] = []
+    for spec in PLAN_NUMBERS:
+        raw = query.get(spec.name)
+        if raw is None:
+            continue
+        text = (raw if isinstance(raw, str) else (raw[-1] if raw else "")).strip()
+        if text == "" and spec.group == "price":
+            continue  # an empty price field: the default, silently (the form shows the default as a placeholder)
+        value, kind = _number(spec, text)
+        if kind:
+            notices.append(Notice(spec.name, kind, text[:40], fmt_param(spec.default if value is None else value)))
+        if value is not None:
+            values[spec.name] = value
+    flags: dict[str, bool] = {}
+    for name in OPT_INS:
+        raw = query.get(name)
+        if raw is None:
+            continue
+        text = (raw if isinstance(raw, str) else (raw[-1] if raw else "")).strip().lower()
+        flags[name] = text in _TRUE
+        if text not in _TRUE + _FALSE:
+            notices.append(Notice(name, "invalid", text[:40], "0"))
+    prices = {g: values.get(f"price_{g}") for g in GPUS}
+    q = plan_query(deadline_h=values.get("deadline_h", DEFAULT_DEADLINE_H),
+                   budget_usd=values.get("budget_usd", DEFAULT_BUDGET_USD),
+                   max_gpus=int(values.get("max_gpus", DEFAULT_MAX_GPUS)), prices=prices, **flags)
+    return q, tuple(notices)
