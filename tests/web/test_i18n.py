@@ -206,6 +206,9 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
     "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
                                                           ("gpu", "method", "arch", "engine", "offload", "tuning")),
+    # the run planner (plan.html, _prices.html; app/view/plan.py)
+    "arch_key", "method_key", "p.gpu_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
+    "s.label_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
