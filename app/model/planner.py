@@ -18,10 +18,10 @@ Pruning, each from what the model knows, never a skipped evaluation it cannot ju
   it does not fit; the first count searched is the minimum rounded up to whole nodes;
 * **past the point where the step stops falling**: the step never rises with the GPU count (tests/model/
   test_frontier.py, ``test_more_gpus_never_slow_a_fitting_step``), so once one more rung of the ladder leaves it
-  where it was, more GPUs only cost more for the same hours;
-* **offload where less offload fits**: offload moves states over the host link and never shortens the step
-  (tests/model/test_planner.py checks it), so at a count where a variant with less offload fits, more offload
-  is the same GPUs for at least the same hours.
+  where it was, more GPUs only cost more for the same hours.
+
+Offload is not pruned where less offload fits: the memory it frees can buy a larger KV cache or another split, and
+the model then times the step shorter (tests/model/test_planner.py keeps such a case).
 
 Pure Python: no web imports.
 """
@@ -49,7 +49,7 @@ PRICES_FILE = Path(__file__).parent / "data" / "prices.toml"
 # with the count, and a rung between two of these is at most 1.5× the GPUs of the one below.
 NODE_LADDER = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 DEFAULT_MAX_GPUS = 1024      # the default search bound (GPUs); a query may raise it to MAX_GPUS
-MAX_EVALUATIONS = 1500       # a request never makes the server do more evaluations than this: the search is cut
+MAX_EVALUATIONS = 2500       # a request never makes the server do more evaluations than this: the search is cut
 DEFAULT_DEADLINE_H = 24.0
 DEFAULT_BUDGET_USD = 10_000.0
 OFFLOADS = ("none", "optimizer", "params")  # in order of what they move to the host (each never faster)
@@ -168,7 +168,8 @@ class Option:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Searched:
     """What the search tried: GPU types, variants (placement × staleness × offload × tuning), node counts, the
-    evaluations it made, the counts it pruned and why, its bound, and whether it was cut."""
+    evaluations it made, the counts it pruned and why (below the fewest GPUs that fit; past a step that stopped
+    falling), its bound, and whether it was cut."""
 
     gpus: tuple[str, ...]
     variants: tuple[str, ...]
@@ -178,7 +179,6 @@ class Searched:
     options: int
     pruned_below_min: int
     pruned_flat: int
-    pruned_offload: int
     cut: bool
     max_evaluations: int = MAX_EVALUATIONS
 
@@ -317,7 +317,7 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
     vs = variants(base, q, loop) if loop != "none" else ()
     names = tuple(_variant_name(p, s, o, t) for (p, s, t), offs in vs for o in offs)
     options: list[Option] = []
-    evaluations = below = flat = dominated = 0
+    evaluations = below = flat = 0
     cut = False
 
     def option(gpu: str, gpus: int, p: str, s: int, o: str, t: str) -> tuple[Option, OptionFigures]:
@@ -336,7 +336,6 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
         node = GPUS[gpu].node_gpus
         ladder = counts_of(gpu, max_gpus)
         for (p, s, t), offs in vs:
-            covered: set[int] = set()  # counts where less offload fits (or stopped falling): more offload is dominated
             for o in offs:
                 if evaluations >= MAX_EVALUATIONS:
                     cut = True
@@ -348,12 +347,8 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
                 first = math.ceil(f.min_gpus / node) * node
                 counts = sorted({c for c in ladder if c >= first} | {first})
                 below += sum(1 for c in ladder if c < first)
-                reached: set[int] = set()
                 previous: float | None = None
                 for k, c in enumerate(counts):
-                    if c in covered:
-                        dominated += 1
-                        continue
                     if evaluations >= MAX_EVALUATIONS:
                         cut = True
                         break
@@ -361,14 +356,10 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
                     options.append(opt)
                     if not g.fits:
                         continue
-                    reached.add(c)
                     if previous is not None and g.step_s >= previous:  # type: ignore[operator]
-                        rest = counts[k + 1:]
-                        flat += len(rest)
-                        reached.update(rest)
+                        flat += len(counts) - k - 1
                         break
                     previous = g.step_s
-                covered |= reached
             if cut:
                 break
         if cut:
@@ -376,7 +367,7 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
     found = tuple(options)
     searched = Searched(gpus=tuple(GPUS), variants=names, node_ladder=NODE_LADDER, max_gpus=max_gpus,
                         evaluations=evaluations, options=len(found), pruned_below_min=below, pruned_flat=flat,
-                        pruned_offload=dominated, cut=cut)
+                        cut=cut)
     return Planned(workload=base, query=replace(q, max_gpus=max_gpus), loop=loop, options=found,
                    frontier=pareto(found), searched=searched, **choose(found, q.deadline_h, q.budget_usd))  # type: ignore[arg-type]
 

@@ -120,7 +120,6 @@ class SearchedOut(BaseModel):
     options: int
     pruned_below_min: int = Field(description="counts below the fewest GPUs that fit: they do not fit")
     pruned_flat: int = Field(description="counts past the point where the step stopped falling: only dearer")
-    pruned_offload: int = Field(description="counts where less offload fits: more offload is never faster")
     cut: bool = Field(description="the search reached max_evaluations and stopped")
     max_evaluations: int
 
@@ -189,7 +188,7 @@ def plan_out(p: Planned) -> dict:
                       node_ladder=list(p.searched.node_ladder), max_gpus=p.searched.max_gpus,
                       evaluations=p.searched.evaluations, options=p.searched.options,
                       pruned_below_min=p.searched.pruned_below_min, pruned_flat=p.searched.pruned_flat,
-                      pruned_offload=p.searched.pruned_offload, cut=p.searched.cut,
+                      cut=p.searched.cut,
                       max_evaluations=p.searched.max_evaluations),
         prices={g: dict(usd_per_gpu_hour=q.price(g), default=pr.usd_per_gpu_hour,
                         given=q.price(g) != pr.usd_per_gpu_hour, teaching=pr.teaching, provider=pr.provider,
