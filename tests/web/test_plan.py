@@ -5,6 +5,7 @@ httpx through the in-process ``client``; expected values come from the model (``
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 import pytest
@@ -200,3 +201,40 @@ def test_the_reference_lists_every_price_with_its_source_or_as_an_assumption(cli
     for e in rows:
         assert ("teach" in (e.get("class") or "")) == PRICES[e.get("data-price")].teaching
     assert {a.get("href") for a in doc.tags("a")} >= {p.source for p in PRICES.values() if p.source}
+
+
+# --- the command line -----------------------------------------------------------------------------------------------
+
+CLI_ARGS = ["--arch", "qwen3_8b", "--method", "grpo", "--reward", "verifier", "--rollouts", "2048",
+            "--response-tokens", "3000", "--response-max-tokens", "8192", "--prompts", "17000", "--kl", "0.001",
+            "--gpu", "h100_80g", "--gpus", "16", "--group", "8", "--prompt-tokens", "512", "--passes", "1"]
+
+
+def test_rlhf_lab_plan_json_prints_exactly_the_apis_answer(client) -> None:
+    from app import cli
+
+    args = [*CLI_ARGS, "--deadline-h", "3", "--budget-usd", "2000", "--max-gpus", "64", "--allow-lora"]
+    api = client.get(f"/api/plan?{urlencode({**SMALL, 'deadline_h': 3, 'budget_usd': 2000, 'allow_lora': 'true'})}")
+    assert cli.plan([*args, "--json"]) == api.text
+    table = cli.plan(args).splitlines()
+    assert table[0].split() == ["option", "hours", "cost", "$", "GPU-hours"]
+    assert table[-1] == api.json()["message"] and any(line.endswith("cheapest") or "cheapest" in line.split()
+                                                      for line in table[1:-2])
+
+
+def test_rlhf_lab_estimate_json_is_api_evaluates_answer(client) -> None:
+    from app import cli
+
+    assert json.loads(cli.estimate([*CLI_ARGS, "--json"])) == client.get(f"/api/evaluate?{urlencode(RUN1)}").json()
+    assert "67 steps, 4.61 h" in cli.estimate(CLI_ARGS)  # the engineer's run 1: 67 steps, 4.6 h on 16 H100s
+
+
+@pytest.mark.parametrize(("argv", "field"), [(["--deadline-h", "-1"], "--deadline-h"),
+                                             (["--price-h100-80g", "abc"], "--price-h100-80g"),
+                                             (["--gpus", "0"], "--gpus")])
+def test_rlhf_lab_plan_refuses_a_bad_value_naming_it(capsys, argv: list[str], field: str) -> None:
+    from app import cli
+
+    with pytest.raises(SystemExit) as e:
+        cli.main(["plan", *argv])
+    assert e.value.code == 2 and capsys.readouterr().err.startswith(f"rlhf-lab: {field}: ")
