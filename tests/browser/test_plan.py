@@ -14,7 +14,7 @@ from app.model.inputs import effective
 from app.model.planner import PlanQuery, plan
 
 from .conftest import PHONE
-from .helpers import LANGS, goto, params_of, shoot
+from .helpers import LANGS, SHOTS, goto, params_of, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -36,6 +36,9 @@ def test_the_chart_is_drawn_and_a_point_opens_its_lab_state(open_page, base_url:
     expect(page.locator("[data-mark=cheapest]")).to_be_visible()
     expect(page.locator("#plan-table tr[data-row]")).to_have_count(len(p.frontier))
     shoot(page, f"plan-{lang}-desktop")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    chart.screenshot(path=str(SHOTS / f"plan-{lang}-chart.png"), animations="disabled", caret="initial")
+    page.locator("#plan-answer").screenshot(path=str(SHOTS / f"plan-{lang}-answer.png"), caret="initial")
     page.locator("a[data-cheapest]").first.click()
     page.wait_for_url(f"{base_url}/{lang}/?**")
     expect(page.locator("#live")).to_be_visible()
@@ -73,3 +76,4 @@ def test_a_phone_does_not_scroll_sideways(open_page, base_url: str, lang: str) -
     widths = page.evaluate("() => ({doc: document.documentElement.scrollWidth, view: window.innerWidth})")
     assert widths["doc"] <= widths["view"], widths
     shoot(page, f"plan-{lang}-phone")
+    page.locator('[data-chart="plan"]').screenshot(path=str(SHOTS / f"plan-{lang}-phone-chart.png"), caret="initial")
