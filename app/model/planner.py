@@ -32,6 +32,7 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from app.model.assumptions import GPUS
@@ -310,11 +311,31 @@ def choose(options: tuple[Option, ...], deadline_h: float, budget_usd: float) ->
 
 
 def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
-    """Search the options for ``workload`` (the module docstring says what and how) and choose among them."""
+    """Search the options for ``workload`` (the module docstring says what and how), price them and choose among
+    them.  The search depends on the workload, the bound and the opt-ins only (``search``, cached): a new deadline,
+    budget or price reprices the same options."""
     base = effective(workload).model_copy(update={"step": None, "generation_gpus": 0})
-    loop = loop_of(stage_of(base))
     max_gpus = min(max(q.max_gpus, 1), MAX_GPUS)
-    vs = variants(base, q, loop) if loop != "none" else ()
+    loop, unpriced, searched = search(base, max_gpus, q.allow_staleness, q.allow_offload, q.allow_lora,
+                                      MAX_EVALUATIONS)
+    found = tuple(_priced(o, q.price(o.gpu)) for o in unpriced)
+    return Planned(workload=base, query=replace(q, max_gpus=max_gpus), loop=loop, options=found,
+                   frontier=pareto(found), searched=searched, **choose(found, q.deadline_h, q.budget_usd))  # type: ignore[arg-type]
+
+
+def _priced(o: Option, price: float) -> Option:
+    return replace(o, usd_per_gpu_hour=price, cost_usd=o.gpu_hours * price if o.fits else None)  # type: ignore[operator]
+
+
+@lru_cache(maxsize=128)
+def search(base: WorkloadInputs, max_gpus: int, allow_staleness: bool, allow_offload: bool, allow_lora: bool,
+           max_evaluations: int = MAX_EVALUATIONS) -> tuple[str, tuple[Option, ...], Searched]:
+    """The options searched for ``base`` (effective inputs, no split, no walkthrough step), unpriced (a price of
+    0, no cost), with what was searched: (the loop, the options, ``Searched``).  A pure function of its
+    arguments, cached."""
+    loop = loop_of(stage_of(base))
+    flags = PlanQuery(allow_staleness=allow_staleness, allow_offload=allow_offload, allow_lora=allow_lora)
+    vs = variants(base, flags, loop) if loop != "none" else ()
     names = tuple(_variant_name(p, s, o, t) for (p, s, t), offs in vs for o in offs)
     options: list[Option] = []
     evaluations = below = flat = 0
@@ -326,18 +347,17 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
         inputs = base.model_copy(update={"gpu": gpu, "gpus": gpus, "placement": p, "staleness": s, "offload": o,
                                          "tuning": t})
         f = _figures(evaluate(inputs))
-        price = q.price(gpu)
         return Option(gpu=gpu, gpus=gpus, nodes=gpus // GPUS[gpu].node_gpus, placement=p, staleness=s, offload=o,
-                      tuning=t, fits=f.fits, hours=f.hours, gpu_hours=f.gpu_hours,
-                      cost_usd=f.gpu_hours * price if f.fits else None, steps=f.steps, step_s=f.step_s,
-                      memory_per_gpu_gb=f.memory_per_gpu_gb, usd_per_gpu_hour=price, inputs=inputs), f
+                      tuning=t, fits=f.fits, hours=f.hours, gpu_hours=f.gpu_hours, cost_usd=None, steps=f.steps,
+                      step_s=f.step_s, memory_per_gpu_gb=f.memory_per_gpu_gb, usd_per_gpu_hour=0.0,
+                      inputs=inputs), f
 
     for gpu in GPUS:
         node = GPUS[gpu].node_gpus
         ladder = counts_of(gpu, max_gpus)
         for (p, s, t), offs in vs:
             for o in offs:
-                if evaluations >= MAX_EVALUATIONS:
+                if evaluations >= max_evaluations:
                     cut = True
                     break
                 probe, f = option(gpu, ladder[0], p, s, o, t)
@@ -349,7 +369,7 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
                 below += sum(1 for c in ladder if c < first)
                 previous: float | None = None
                 for k, c in enumerate(counts):
-                    if evaluations >= MAX_EVALUATIONS:
+                    if evaluations >= max_evaluations:
                         cut = True
                         break
                     opt, g = (probe, f) if c == ladder[0] else option(gpu, c, p, s, o, t)
@@ -365,11 +385,9 @@ def plan(workload: WorkloadInputs, q: PlanQuery = PlanQuery()) -> Planned:
         if cut:
             break
     found = tuple(options)
-    searched = Searched(gpus=tuple(GPUS), variants=names, node_ladder=NODE_LADDER, max_gpus=max_gpus,
-                        evaluations=evaluations, options=len(found), pruned_below_min=below, pruned_flat=flat,
-                        cut=cut)
-    return Planned(workload=base, query=replace(q, max_gpus=max_gpus), loop=loop, options=found,
-                   frontier=pareto(found), searched=searched, **choose(found, q.deadline_h, q.budget_usd))  # type: ignore[arg-type]
+    return loop, found, Searched(gpus=tuple(GPUS), variants=names, node_ladder=NODE_LADDER, max_gpus=max_gpus,
+                                 evaluations=evaluations, options=len(found), pruned_below_min=below,
+                                 pruned_flat=flat, cut=cut, max_evaluations=max_evaluations)
 
 
 # --- the planner's own parameters: names, ranges, defaults; strict (the API) and clamped with notices (the page) ---
