@@ -19,7 +19,8 @@ What a learner's browser sends, as the lab's own code sends it (app/static/app.j
 * **a walkthrough step** (the next one, or the first): a boosted link, the whole page (``HX-Boosted: true``);
 * **a language switch**: the same state in the other language, also a boosted link;
 * **the JSON API**: ``GET /api/evaluate?<the state>``;
-* **the run planner** (only the ``--planner-share`` of learners): ``GET /{lang}/plan?<the state>``, the lab's link.
+* **the run planner** (only the ``--planner-share`` of learners, in place of half their API calls):
+  ``GET /{lang}/plan?<the state>``, the lab's link; the other learners' actions are unchanged.
 
 Every answer is checked (status 200, a partial is a partial, a page ends with ``</html>``, the API answers JSON with
 the stage); anything else is a failure.  Think time between actions: 2–8 s (reading what moved).
@@ -172,12 +173,9 @@ class Learner(FastHttpUser):
         self.get(self.url(self.state), "page (language switch)",
                  headers={"HX-Request": "true", "HX-Boosted": "true", "HX-Current-URL": before})
 
-    @task(1)
-    def plan(self) -> None:
-        """A learner of the planner's share opens the run planner for the state on screen (the lab's link)."""
-        if self.planner:
-            self.get(f"/{self.lang}/plan?{urlencode(self.state)}", "page (the run planner)", kind="plan")
-
     @task(2)
     def api(self) -> None:
+        if self.planner and self.rng.random() < 0.5:  # a learner of the planner's share: the planner, half the time
+            self.get(f"/{self.lang}/plan?{urlencode(self.state)}", "page (the run planner)", kind="plan")
+            return
         self.get(f"/api/evaluate?{urlencode(self.state)}", "/api/evaluate", kind="api")
