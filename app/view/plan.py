@@ -260,7 +260,6 @@ class Row:
     fastest: bool
     x: float = 0.0                      # the chart's coordinates
     y: float = 0.0
-    variant: bool = False               # not the workload's own staleness, offload or tuning
 
     @property
     def gpu_key(self) -> str:
@@ -374,16 +373,14 @@ def _ticks(lo: float, hi: float) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _row(o: Option, p: Planned, lang: str) -> Row:
+def _row(o: Option, p: Planned, lang: str, frontier: frozenset[str]) -> Row:
     b = band_of(p.workload, o.gpu)
     query = canonical_query(o.inputs)
-    w = p.workload
     return Row(key=o.key, gpu=o.gpu, gpus=o.gpus, nodes=o.nodes, placement=o.placement, staleness=o.staleness,
                offload=o.offload, tuning=o.tuning, hours=o.hours, cost_usd=o.cost_usd, gpu_hours=o.gpu_hours,  # type: ignore[arg-type]
                step_s=o.step_s, usd_per_gpu_hour=o.usd_per_gpu_hour, lab_url=f"/{lang}/?{query}",  # type: ignore[arg-type]
                launch_url=f"/{lang}/launch?{query}", band_key=f"plan.band.{b.kind}", band_low=b.low,
-               band_high=b.high, frontier=o in p.frontier, cheapest=o is p.cheapest, fastest=o is p.fastest,
-               variant=(o.staleness, o.offload, o.tuning) != (w.staleness, w.offload, w.tuning))
+               band_high=b.high, frontier=o.key in frontier, cheapest=o is p.cheapest, fastest=o is p.fastest)
 
 
 def chart(p: Planned, rows: tuple[Row, ...]) -> Chart:
@@ -451,7 +448,8 @@ def plan_context(lang: str, workload: WorkloadInputs, q: PlanQuery, notices: tup
     """Everything plan.html shows."""
     p = planned(workload, q)
     sort = sort if sort in SORTS else "cost"
-    rows = tuple(_row(o, p, lang) for o in p.options if o.fits)
+    on_frontier = frozenset(o.key for o in p.frontier)
+    rows = tuple(_row(o, p, lang, on_frontier) for o in p.options if o.fits)
     ch = chart(p, rows)
     by_key = {r.key: r for r in ch.points}
     frontier = _sorted(tuple(by_key[o.key] for o in p.frontier), sort)
