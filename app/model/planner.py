@@ -38,7 +38,6 @@ from pathlib import Path
 from app.model.assumptions import GPUS
 from app.model.evaluate import Result, evaluate
 from app.model.inputs import Notice, NumberSpec, WorkloadInputs, _number, effective, fmt_param
-from app.model.physics.architecture import policy_arch
 from app.model.physics.memory import MAX_GPUS
 from app.model.stage_cost import loop_of
 from app.model.stages import stage_of
@@ -182,42 +181,6 @@ class Searched:
     pruned_flat: int
     cut: bool
     max_evaluations: int = MAX_EVALUATIONS
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Band:
-    """The model's calibration band for a kind of run: on the published rows of that kind the lab's step was
-    ``low``–``high`` × the published one (docs/model.md, "Calibration", over app/model/published_runs.py)."""
-
-    kind: str
-    low: float
-    high: float
-    rows: int
-
-
-# From docs/model.md (the calibration against app/model/published_runs.py, 52 of 68 rows within 2×): every H100
-# GRPO row of NeMo RL 0.62–1.69× (dense and MoE, 8 B to 671 B); GB200 dense rows 0.72–1.00×; GB200
-# mixture-of-experts rows 0.19–0.46× (10 of 14 miss); over all 60 step-time rows 0.19–2.67× (median 0.75).
-BANDS = {
-    "h100": Band(kind="h100", low=0.62, high=1.69, rows=20),
-    "gb200_dense": Band(kind="gb200_dense", low=0.72, high=1.00, rows=4),
-    "gb200_moe": Band(kind="gb200_moe", low=0.19, high=0.46, rows=14),
-    "all": Band(kind="all", low=0.19, high=2.67, rows=60),
-}
-
-
-def band_of(inputs: WorkloadInputs, gpu: str) -> Band:
-    """The calibration band of an option's kind of run: its GPU type and whether the policy is a mixture of
-    experts.
-
-    >>> band_of(WorkloadInputs(arch="qwen3_8b"), "h100_80g").kind, band_of(WorkloadInputs(), "a100_80g").kind
-    ('h100', 'all')
-    """
-    if gpu == "h100_80g":
-        return BANDS["h100"]
-    if gpu == "gb200_186g":
-        return BANDS["gb200_moe" if policy_arch(inputs).moe else "gb200_dense"]
-    return BANDS["all"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

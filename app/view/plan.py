@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, create_model
 
 from app.model import WorkloadInputs
 from app.model.assumptions import GPUS
+from app.model.bands import band_of
 from app.model.inputs import Notice
 from app.model.physics.memory import MAX_GPUS
 from app.model.planner import (
@@ -29,7 +30,6 @@ from app.model.planner import (
     Option,
     Planned,
     PlanQuery,
-    band_of,
     plan,
     plan_query,
 )
@@ -72,9 +72,11 @@ def split_params(params: BaseModel) -> tuple[WorkloadInputs, PlanQuery]:
 
 
 class BandOut(BaseModel):
-    kind: str = Field(description="h100 | gb200_dense | gb200_moe | all: the calibration rows of this kind of run")
+    kind: str = Field(description="h100 | h20 | gb200_dense | gb200_moe | all: the published rows of this kind of "
+                                  "run (app/model/bands.py)")
     low: float = Field(description="on those rows the lab's step was low–high × the published one")
     high: float
+    median: float
     rows: int
 
 
@@ -151,7 +153,7 @@ def _option_out(o: Option | None, p: Planned) -> dict | None:
     return dict(gpu=o.gpu, gpus=o.gpus, nodes=o.nodes, placement=o.placement, staleness=o.staleness,
                 offload=o.offload, tuning=o.tuning, fits=o.fits, hours=o.hours, gpu_hours=o.gpu_hours,
                 cost_usd=o.cost_usd, steps=o.steps, step_s=o.step_s, memory_per_gpu_gb=o.memory_per_gpu_gb,
-                usd_per_gpu_hour=o.usd_per_gpu_hour, band=dict(kind=b.kind, low=b.low, high=b.high, rows=b.rows),
+                usd_per_gpu_hour=o.usd_per_gpu_hour, band=dict(kind=b.kind, low=b.low, high=b.high, median=b.median, rows=b.rows),
                 query=o.query)
 
 
@@ -255,6 +257,8 @@ class Row:
     band_key: str
     band_low: float
     band_high: float
+    band_median: float
+    band_rows: int
     frontier: bool
     cheapest: bool
     fastest: bool
@@ -380,7 +384,7 @@ def _row(o: Option, p: Planned, lang: str, frontier: frozenset[str]) -> Row:
                offload=o.offload, tuning=o.tuning, hours=o.hours, cost_usd=o.cost_usd, gpu_hours=o.gpu_hours,  # type: ignore[arg-type]
                step_s=o.step_s, usd_per_gpu_hour=o.usd_per_gpu_hour, lab_url=f"/{lang}/?{query}",  # type: ignore[arg-type]
                launch_url=f"/{lang}/launch?{query}", band_key=f"plan.band.{b.kind}", band_low=b.low,
-               band_high=b.high, frontier=o.key in frontier, cheapest=o is p.cheapest, fastest=o is p.fastest)
+               band_high=b.high, band_median=b.median, band_rows=b.rows, frontier=o.key in frontier, cheapest=o is p.cheapest, fastest=o is p.fastest)
 
 
 def chart(p: Planned, rows: tuple[Row, ...]) -> Chart:

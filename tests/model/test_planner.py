@@ -262,3 +262,28 @@ def test_the_planners_cheapest_is_the_brute_force_grids_cheapest_or_better(deadl
         assert p.cheapest is not None and p.cheapest.cost_usd <= min(grid) * (1 + 1e-9)
     else:
         assert p.cheapest is None or p.cheapest.hours <= deadline
+
+
+# --- the calibration bands ------------------------------------------------------------------------------------------
+
+
+def test_a_published_row_enters_the_lab_as_the_calibration_enters_it() -> None:
+    from app.model.bands import row_query
+    from model.test_frontier import ENTERABLE, row_inputs
+
+    assert all(row_query(r) == row_inputs(r) for r in ENTERABLE)
+
+
+def test_each_band_is_the_spread_of_its_rows() -> None:
+    from app.model.assumptions import ARCHS
+    from app.model.bands import band_of, bands, kind_of
+    from model.test_frontier import ENTERABLE, model_ratio
+
+    timed = [r for r in ENTERABLE if r.figure("step_s") is not None]
+    b = bands()
+    assert b["all"].rows == len(timed) == 60
+    ratios = [model_ratio(r) for r in timed if kind_of(r.gpu, ARCHS[r.arch].moe) == "gb200_moe"]
+    assert (b["gb200_moe"].low, b["gb200_moe"].high, b["gb200_moe"].rows) == (min(ratios), max(ratios), len(ratios))
+    assert b["gb200_moe"].high < 1 < b["h100"].high  # the lab is optimistic on GB200 MoE rows
+    assert band_of(WorkloadInputs(arch="qwen3_30b_a3b"), "gb200_186g").kind == "gb200_moe"
+    assert band_of(WorkloadInputs(arch="qwen3_8b"), "b200_180g").kind == "all"  # no B200 rows
