@@ -142,6 +142,8 @@ class MemoryChart:
     usable_gb: float
     gpu_gb: float
     fits: bool
+    peak_gb: float = 0.0                        # the one memory figure: the fullest GPU as nvidia-smi shows it
+    phases: tuple[tuple[str, float], ...] = ()  # (phase, GB) of the fullest GPU in each phase
 
 
 def memory(r: Result) -> MemoryChart:
@@ -154,7 +156,8 @@ def memory(r: Result) -> MemoryChart:
     lanes = tuple(MemoryLane(lane=x.lane, gpus=x.gpus, parts=tuple(x.parts), total_gb=x.total_gb, over=x.over,
                              kv=any(part == "kv" for part, _ in x.parts)) for x in r.memory_lanes)
     return MemoryChart(lanes=lanes, usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb,
-                       fits=r.memory.fits)
+                       fits=r.memory.fits, peak_gb=r.cost.per_gpu_gb,
+                       phases=tuple((p.phase, p.gb) for p in r.cost.memory_by_phase))
 
 
 __all__ = ["GPU_COUNTS", "GpuPoint", "GpuSweep", "MemoryChart", "StepPhases", "memory", "step_phases",

@@ -32,6 +32,11 @@ UNTIMED_FIGURE = "meter.time.figure_nofit"
 UNTIMED_FIGURES = (UNTIMED_FIGURE, "meter.eval_need.figure_nofit")
 
 
+# A sentence's arguments: the values a catalogue text quotes ({seconds:dur} …).  Texts quote them; no decision
+# should read one back (a renamed argument would change a decision unseen).
+TextArgs = dict[str, str | int | float | None]
+
+
 class Meter(NamedTuple):
     """One meter (a named tuple: immutable and cheap to build)."""
 
@@ -39,9 +44,9 @@ class Meter(NamedTuple):
     value: int                # 0..100
     level: str                # ok | warn | hot
     figure: str               # catalogue key of the physical figure sentence
-    figure_args: dict         # its arguments
+    figure_args: TextArgs     # its arguments
     formula: str              # catalogue key of the formula
-    formula_args: dict
+    formula_args: TextArgs
 
 
 def log_scale(x: float, low: float, high: float) -> float:
@@ -120,10 +125,13 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
 
 
 def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int, gpu_memory_gb: float,
-                 fits: bool, min_gpus: int | None, what: str) -> Meter:
-    """Per-GPU memory of the fullest GPU as a percentage of usable memory (90 % of the card)."""
+                 fits: bool, min_gpus: int | None, what: str, need_gb: float | None = None) -> Meter:
+    """Per-GPU memory of the fullest GPU (the plan's one figure, as nvidia-smi shows it) as a percentage of usable
+    memory (90 % of the card); its level from what that GPU needs (``need_gb``: an inference engine reserves its
+    share up front, so the reservation alone never makes a state "tight")."""
     pct = 100.0 * per_gpu_gb / usable_gb
-    lvl = "hot" if not fits else level(pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
+    need_pct = 100.0 * (per_gpu_gb if need_gb is None else need_gb) / usable_gb
+    lvl = "hot" if not fits else level(need_pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
     args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
             "pct": pct, "min_gpus": min_gpus or 0, "what": what}
     # an RL loop's fullest GPU leaves out the engine's KV cache, which takes whatever memory is left (paged): the

@@ -20,8 +20,8 @@ Pruning, each from what the model knows, never a skipped evaluation it cannot ju
   test_frontier.py, ``test_more_gpus_never_slow_a_fitting_step``), so once one more rung of the ladder leaves it
   where it was, more GPUs only cost more for the same hours.
 
-Offload is not pruned where less offload fits: the memory it frees can buy a larger KV cache or another split, and
-the model then times the step shorter (tests/model/test_planner.py keeps such a case).
+Offload is not pruned where less offload fits: the memory it frees can buy a larger micro-batch, a larger KV cache or
+another layout, and the model then times the step shorter (tests/model/test_planner.py keeps such a case).
 
 Pure Python: no web imports.
 """
@@ -121,16 +121,16 @@ class OptionFigures:
 
 
 def _figures(result: Result) -> OptionFigures:
-    """The one place the planner reads the model's answer for a state (today ``Result.run`` and ``Result.cost``;
-    the resolved plan's ``run_hours``, ``gpu_hours``, ``step_s``, ``memory_per_gpu_gb`` and ``min_gpus`` when it
-    lands).  A state fits when its stage's models fit on its own GPUs and the run is timed there: the model times a
-    state that does not fit at the fewest GPUs that do, which is another option, not this one."""
-    cost, run = result.cost, result.run
-    fits = bool(cost.fits and run is not None and cost.timed_gpus == result.inputs.gpus)
+    """The one place the planner reads the model's answer for a state: its resolved ``Plan`` (``Result.plan``:
+    ``run_hours``, ``gpu_hours``, ``step_s``, ``memory_per_gpu_gb``, whole-host ``min_gpus``, the run's steps).  A
+    state fits when its stage's models fit on its own GPUs and the run is timed there: the model times a state that
+    does not fit at the fewest GPUs that do, which is another option, not this one."""
+    p = result.plan
+    fits = bool(p.fits and p.run_hours is not None and p.timed_gpus == result.inputs.gpus)
     return OptionFigures(
-        fits=fits, hours=run.hours if fits else None, gpu_hours=run.gpu_hours if fits else None,
-        steps=run.steps if fits else None, step_s=cost.step_s if fits else None,
-        memory_per_gpu_gb=cost.per_gpu_gb, min_gpus=cost.min_gpus)
+        fits=fits, hours=p.run_hours if fits else None, gpu_hours=p.gpu_hours if fits else None,
+        steps=p.batch.steps if fits else None, step_s=p.step_s if fits else None,
+        memory_per_gpu_gb=p.memory_per_gpu_gb, min_gpus=p.min_gpus)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from app.model import meters
 from app.model.inputs import WorkloadInputs
-from app.model.meters import Meter
+from app.model.meters import Meter, TextArgs
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
@@ -15,7 +15,7 @@ from app.model.stage_cost import loop_of, remedy_args
 
 class Reason(NamedTuple):
     key: str
-    args: dict
+    args: TextArgs
 
 
 

@@ -35,6 +35,13 @@ def _longest_below_mean(query: dict | None) -> bool:
 
 
 def _call_and_validate(case) -> None:  # noqa: ANN001
+    if case.path == "/api/calibrate":
+        # the paste's content is checked by reading it, which no schema states: a schema-valid string that holds no
+        # readable logged step is a 422 saying what was expected (tests/calibrate/test_routes.py); every other check
+        response = case.call()
+        case.validate_response(response, excluded_checks=[positive_data_acceptance])
+        assert response.status_code in (200, 405, 413, 422), (case.method, case.query, response.text[:300])
+        return
     if not _longest_below_mean(case.query):
         case.call_and_validate()
         return

@@ -84,7 +84,7 @@ def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
     gpu = w.gpu
     dp = min(layout.dp, w.mini_batch)
     model_parallel = layout.tp * layout.pp * layout.cp
-    compute = w.train_flops / (dp * model_parallel * gpu.peak_bf16_tflops * TERA * TRAIN_MFU)
+    compute = w.train_flops / (dp * model_parallel * gpu.peak_bf16_tflops * TERA * w.train_mfu)
     k = w.optimizer_steps
     offload_bytes = {"optimizer": OFFLOAD_GPU_BYTES_PER_PARAM, "params": PARAM_OFFLOAD_BYTES_PER_PARAM}.get(
         w.offload, 0.0)
