@@ -14,8 +14,8 @@ search was cut at ``MAX_EVALUATIONS``).
 
 Pruning, each from what the model knows, never a skipped evaluation it cannot justify:
 
-* **below the fewest GPUs that fit** (``StageCost.min_gpus``, one probe per GPU type and variant): a count below
-  it does not fit; the first count searched is the minimum rounded up to whole nodes;
+* **below the fewest GPUs that fit** (``Plan.min_gpus``, one probe per GPU type and variant): a count below
+  it does not fit; the first count searched is that minimum (whole nodes);
 * **past the point where the step stops falling**: the step never rises with the GPU count (tests/model/
   test_frontier.py, ``test_more_gpus_never_slow_a_fitting_step``), so once one more rung of the ladder leaves it
   where it was, more GPUs only cost more for the same hours.
@@ -52,7 +52,7 @@ DEFAULT_MAX_GPUS = 1024      # the default search bound (GPUs); a query may rais
 MAX_EVALUATIONS = 2500       # a request never makes the server do more evaluations than this: the search is cut
 DEFAULT_DEADLINE_H = 24.0
 DEFAULT_BUDGET_USD = 10_000.0
-OFFLOADS = ("none", "optimizer", "params")  # in order of what they move to the host (each never faster)
+OFFLOADS = ("none", "optimizer", "params")  # in order of what they move to the host
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
