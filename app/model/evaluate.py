@@ -155,7 +155,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,
         reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies,
-                        timed_gpus=timed_at),
+                        timed_gpus=timed_at, trains_rm=cost.trains_rm),
         run=run, step_at_min_gpus=at_min, fit_remedies=remedies, timed_gpus=timed_at, cost=cost, plan=plan,
     )
 

@@ -96,6 +96,7 @@ class Plan:
     figure, no command)."""
 
     kind: str
+    trained: str                    # the trained model's name: policy (GRPO, DPO: no critic beside it) | actor
     gpu: str
     gpus: int                       # GPUs the run uses (the layout's, at most those given)
     gpus_given: int
@@ -122,6 +123,11 @@ class Plan:
     @property
     def timed(self) -> bool:
         return self.timed_gpus is not None
+
+    @property
+    def rl(self) -> bool:
+        """An online RL loop: rollouts are generated, scored and trained every step."""
+        return self.kind == "rl"
 
 
 def _hosts(gpus: int, gpu: GpuSpec) -> tuple[int, int]:
@@ -168,6 +174,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
     its step's (timed on ``timed_gpus``); DPO and the stages before the loop train on every GPU given, ZeRO-3.
     ``memory_by_phase``: the state's own figure (``StageCost.memory_by_phase``) when the plan is on its GPUs."""
     i = inputs
+    trained = "policy" if kind == "dpo" or i.method == "grpo" else "actor"
     run_hours = run.hours if run is not None else None
     gpu_hours = run.gpu_hours if run is not None else None
     steps = run.steps if run is not None else 0
@@ -186,7 +193,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus
         return Plan(
-            kind=kind, gpu=i.gpu, gpus=used, gpus_given=given, nodes=nodes, gpus_per_node=per_node,
+            kind=kind, trained=trained, gpu=i.gpu, gpus=used, gpus_given=given, nodes=nodes, gpus_per_node=per_node,
             placement="colocated" if g.colocated else "separate",
             groups=PlanGroups(generation=g.generation if not g.colocated else used, scoring=g.scoring if not
                               g.colocated else used, training=g.training, idle=max(0, given - used)),
@@ -204,7 +211,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                             mini_batch_sequences=0, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
                             tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
     return Plan(
-        kind=kind, gpu=i.gpu, gpus=gpus, gpus_given=gpus, nodes=nodes, gpus_per_node=per_node, placement="colocated",
+        kind=kind, trained=trained, gpu=i.gpu, gpus=gpus, gpus_given=gpus, nodes=nodes, gpus_per_node=per_node, placement="colocated",
         groups=PlanGroups(generation=0, scoring=gpus if kind == "dpo" else 0, training=gpus, idle=0), engine=None,
         training=training,
         batch=PlanBatch(prompts_per_step=0, group=1, rollouts=0, generated=0, passes=i.passes if kind == "rl" else 1,

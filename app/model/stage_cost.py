@@ -90,6 +90,7 @@ class StageCost:
     what: str                # the models counted (``meters.memory_what``; enum.what.<what>)
     timed_gpus: int | None   # the GPU count the stage's step is timed on (``timed_gpus``)
     memory_by_phase: tuple[PhaseMemory, ...] = ()  # the fullest GPU of each phase as nvidia-smi shows it
+    trains_rm: bool = False  # before the loop, the reward model trains beside SFT (the reward_model stage)
     need_gb: float = 0.0     # what the fullest GPU needs, before the engine's up-front reservation (its batch's KV
     #                          only): the meter's level, so a reservation alone never reads as "tight"
     generation_s: float | None = None
@@ -153,6 +154,7 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
     total = per_gpu * i.gpus
     return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
                      memory_by_phase=(PhaseMemory(phase="training", gb=per_gpu),), need_gb=per_gpu,
+                     trains_rm=stage == "reward_model",
                      min_gpus=whole_hosts(math.ceil(total / usable - 1e-9), gpu.node_gpus), what="rm" if stage == "reward_model" else "sft",
                      timed_gpus=None)
 

@@ -105,7 +105,7 @@ def _points(xs: list[float], ys: list[float]) -> str:
 
 
 def step_chart(r: Result) -> StepChartVM:
-    sweep = series.step_vs_gpus(r.inputs, r.stage)
+    sweep = series.step_vs_gpus(r.inputs, r.plan.rl)
     pts = sweep.points
     if not sweep.rl_loop:  # before the loop and under DPO there is no sweep: the chart says so in words
         return StepChartVM(rl_loop=False, total="", generation="", scoring="", training="", floor="", unfit=(),
@@ -333,7 +333,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
         for part, gb in lane.parts:
             w = gb / scale * span
             # DPO and GRPO train no actor (no critic beside it): the one trained model is the policy
-            name = "policy" if (r.stage == "dpo" or r.inputs.method == "grpo") and part == "actor" else part
+            name = r.plan.trained if part == "actor" else part
             bars.append(PartBar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, part_key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
@@ -342,7 +342,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
     return MemoryChartVM(
         lanes=tuple(lanes), usable_x=_round(BAR_LEFT + m.usable_gb / scale * span),
         cap_x=_round(BAR_LEFT + m.gpu_gb / scale * span), usable_gb=m.usable_gb, gpu_gb=m.gpu_gb, fits=m.fits,
-        dpo=r.stage == "dpo" or r.inputs.method == "grpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height,
+        dpo=r.plan.trained == "policy", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height,
         peak_gb=m.peak_gb, peak_x=_round(BAR_LEFT + m.peak_gb / scale * span),
         phases=tuple(PhaseGbVM(key=f"chart.memory.phase.{phase}", gb=gb) for phase, gb in m.phases))
 

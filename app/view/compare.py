@@ -25,7 +25,7 @@ from app.model.compare import (
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES
+from app.model.stages import NODE_IDS
 from app.view.lab import fitted_banner, other
 from app.view.links import lab_url
 
@@ -310,7 +310,7 @@ def grpo_run_note(a: Result, b: Result) -> WorkloadInputs | None:
     """The GRPO side's inputs (the right one when both are) when it runs an RL loop: the page then says a run's
     steps count prompts, not rollouts (``compare.run_note``); None otherwise."""
     g = b if b.inputs.method == "grpo" else a
-    return g.inputs if g.inputs.method == "grpo" and g.stage in RL_LOOP_STAGES else None
+    return g.inputs if g.inputs.method == "grpo" and g.plan.rl else None
 
 
 def critic_gb(r: Result) -> float:

@@ -23,7 +23,8 @@ from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stage_cost import REMEDIES
 from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
-from app.view.estimates import memory_bars, timeline
+from app.view.charts import memory_chart
+from app.view.estimates import timeline
 from app.view.reference import REALITY
 
 TEMPLATES = templating.ROOT / "templates"
@@ -100,11 +101,9 @@ def _seen(attr: str) -> set[str]:
         if attr == "lane":
             out |= {lane.lane for lane in timeline(r)}
         elif attr == "memlane":  # a lane that holds the KV cache says so (est.memlane.<lane>_kv)
-            out |= {lane.lane + ("_kv" if any(b.part == "kv" for b in lane.bars) else "")
-                    for lane in memory_bars(r).lanes}
-        else:  # DPO names its trained model the policy
-            bars = memory_bars(r)
-            out |= {"policy" if bars.dpo and b.part == "actor" else b.part for lane in bars.lanes for b in lane.bars}
+            out |= {lane.lane + ("_kv" if lane.kv else "") for lane in memory_chart(r).lanes}
+        else:  # DPO and GRPO name their trained model the policy (the plan's ``trained``)
+            out |= {b.part_key.removeprefix("est.part.") for lane in memory_chart(r).lanes for b in lane.bars}
     return out
 
 

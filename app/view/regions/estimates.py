@@ -300,7 +300,7 @@ def est_step(r: Result) -> EstStepVM:
     o = r.offline
     return EstStepVM(offline=EstOfflineVM(
         sft_timed=o.sft_timed_gpus is not None, sft_at_gpus=_at(o.sft_timed_gpus, i.gpus), sft_epoch_s=o.sft_epoch_s,
-        demos=i.demos, show_rm=r.stage == "reward_model", rm_timed=o.rm_timed_gpus is not None,
+        demos=i.demos, show_rm=r.cost.trains_rm, rm_timed=o.rm_timed_gpus is not None,
         rm_at_gpus=_at(o.rm_timed_gpus, i.gpus), rm_epoch_s=o.rm_epoch_s, pairs=i.pairs))
 
 

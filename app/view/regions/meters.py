@@ -55,14 +55,14 @@ SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory
 def _short(m: Meter) -> str:
     """The short figure's key: none when the meter is idle, "does not fit" when no step is timed, the run's end
     when it comes before the first eval, "… at N GPUs" when the model timed it on the fewest GPUs that fit
-    (``figure_args["at_gpus"]``)."""
+    (``Meter.at_gpus``)."""
     if m.figure in UNTIMED_FIGURES:
         return "meter.figure_short_nofit"
-    if "run_steps" in m.figure_args:  # the run ends before its first eval: not "two evals 3.8 h apart"
+    if m.beyond_run:  # the run ends before its first eval: not "two evals 3.8 h apart"
         return f"meter.{m.id}.figure_short_beyond_run"
     if SHORT_ARG[m.id] not in m.figure_args:
         return "meter.figure_short_none"
-    return f"meter.{m.id}.figure_short" + ("_at" if "at_gpus" in m.figure_args else "")
+    return f"meter.{m.id}.figure_short" + ("_at" if m.at_gpus is not None else "")
 
 
 def meter_vm(r: Result, meter_id: str, focus: bool) -> MeterVM:
