@@ -39,8 +39,6 @@ from app.model.assumptions import GPUS
 from app.model.evaluate import Result, evaluate
 from app.model.inputs import Notice, NumberSpec, WorkloadInputs, _number, effective, fmt_param
 from app.model.physics.memory import MAX_GPUS
-from app.model.stage_cost import loop_of
-from app.model.stages import stage_of
 
 PRICES_FILE = Path(__file__).parent / "data" / "prices.toml"
 
@@ -296,7 +294,7 @@ def search(base: WorkloadInputs, max_gpus: int, allow_staleness: bool, allow_off
     """The options searched for ``base`` (effective inputs, no split, no walkthrough step), unpriced (a price of
     0, no cost), with what was searched: (the loop, the options, ``Searched``).  A pure function of its
     arguments, cached."""
-    loop = loop_of(stage_of(base))
+    loop = evaluate(base).plan.kind  # what trains: rl | dpo | none (the plan's answer, one home for the stage)
     flags = PlanQuery(allow_staleness=allow_staleness, allow_offload=allow_offload, allow_lora=allow_lora)
     vs = variants(base, flags, loop) if loop != "none" else ()
     names = tuple(_variant_name(p, s, o, t) for (p, s, t), offs in vs for o in offs)
