@@ -1,4 +1,4 @@
-"""The ASGI app (``app.main:app``): middleware, static files and the four routers.  No formula lives here."""
+"""The ASGI app (``app.main:app``): middleware, static files and the routers.  No formula lives here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import templating
-from app.routes import api, calibrate, config, lab, launch, pages
+from app.routes import api, calibrate, config, lab, launch, pages, plan
 from app.security import SecurityHeadersMiddleware
 from app.static_files import static_app
 
@@ -49,6 +49,7 @@ def create_app() -> FastAPI:
     app.include_router(calibrate.router)  # POST /api/calibrate and /{lang}/calibrate: your own run
     app.include_router(pages.router)
     app.include_router(launch.router)
+    app.include_router(plan.router)  # /api/plan and /{lang}/plan: the run planner
     app.include_router(config.router)  # POST /{lang}/config: the paste config.json helper
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app

@@ -212,6 +212,9 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     # the calibrate page (app/view/calibrate.py) and the reference page's factors
     "b.series_key", "f.phase_key", "f.status_key", "g.label_key", "o.phase_key", "r.framework_key", "vm.error_key",
     "x.label_key", "key", "f.what_key",
+    # the run planner (plan.html, _prices.html; app/view/plan.py)
+    "arch_key", "method_key", "p.gpu_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
+    "s.label_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
