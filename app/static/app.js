@@ -286,6 +286,61 @@
   document.addEventListener("DOMContentLoaded", syncGuess);
   document.addEventListener("htmx:afterSettle", syncGuess);
 
+  // Predict, then see: a step card's [data-guess] takes a choice or a notch, "Lock in" keeps it for the tab, and
+  // the answer shows the verdict the server wrote for that option ([data-guess-verdict]); nothing is computed here.
+  const GUESSED = "rlhf-lab-guessed-";
+  const guessValue = (box) => {
+    const picked = box.querySelector("input[type=radio]:checked, input[type=range]");
+    return picked ? picked.value : null;
+  };
+  const showNotch = (range) => {
+    const out = range.parentElement.querySelector("output");
+    if (!out) return;
+    for (const span of out.querySelectorAll("[data-notch]")) span.hidden = span.dataset.notch !== range.value;
+    const shown = out.querySelector(`[data-notch="${range.value}"]`);
+    if (shown) range.setAttribute("aria-valuetext", shown.textContent);
+  };
+  const showGuess = (box, value) => {
+    box.dataset.guessed = value;
+    for (const input of box.querySelectorAll("input")) {
+      if (input.type === "radio") input.checked = input.value === value;
+      else { input.value = value; showNotch(input); }
+      input.disabled = true;
+    }
+    const commit = box.querySelector("[data-guess-commit]");
+    if (commit) commit.disabled = true;
+    const locked = box.querySelector("[data-guess-locked]");
+    if (locked) locked.hidden = false;
+    const card = box.closest("[data-walk-step]");
+    const result = card && card.querySelector("[data-guess-result]");
+    if (!result) return;
+    for (const p of result.querySelectorAll("[data-guess-verdict]")) p.hidden = p.dataset.guessVerdict !== value;
+    result.hidden = false;
+  };
+  const syncGuesses = () => {
+    for (const box of document.querySelectorAll("[data-guess]")) {
+      let value = null;
+      try { value = sessionStorage.getItem(GUESSED + box.dataset.guessStep); } catch (e) { /* storage off */ }
+      if (value !== null && value !== "") showGuess(box, value);
+      else for (const range of box.querySelectorAll("input[type=range]")) showNotch(range);
+    }
+  };
+  document.addEventListener("DOMContentLoaded", syncGuesses);
+  document.addEventListener("htmx:afterSettle", syncGuesses);
+  document.addEventListener("input", (event) => {
+    const el = event.target;
+    if (el.type === "range" && el.closest("[data-guess]")) showNotch(el);
+  });
+  document.addEventListener("click", (event) => {
+    const btn = event.target.closest && event.target.closest("[data-guess-commit]");
+    const box = btn && btn.closest("[data-guess]");
+    if (!box) return;
+    const value = guessValue(box);
+    if (value === null) return;  // no choice picked yet
+    try { sessionStorage.setItem(GUESSED + box.dataset.guessStep, value); } catch (e) { /* this page only */ }
+    showGuess(box, value);
+  });
+
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     if (event.key === "Escape" && typing(event.target) && event.target.form && event.target.form.id === "workload") {

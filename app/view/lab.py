@@ -10,6 +10,7 @@ from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import moved_from_step, walk_figures
+from app.view.guess import GuessVM, guess_vm
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
 
@@ -133,6 +134,7 @@ class Walk:
     focus: str | None
     figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
     moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
+    guess: GuessVM | None = None  # the current step's prediction (predict, then see)
 
     @property
     def total(self) -> int:
@@ -177,7 +179,7 @@ def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
                 first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
-                moved=moved_from_step(inputs))
+                moved=moved_from_step(inputs), guess=guess_vm(n) if n else None)
 
 
 def _shown(value: float) -> str:

@@ -197,6 +197,7 @@ PAGE_KEY_EXPRESSIONS = {
     "body_key", "cite_key", "walk.title_key", "walk.question_key", "walk.reveal_key", "walk.numbers_key",
     "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
     "nvm.name_key", "nvm.desc_key", "row.name_key",
+    "g.prompt_key", "g.answer_key", "o.label_key", "o.verdict_key",  # a step's prediction (app/view/guess.py)
 }
 # First arguments that are whole keys the other pages' view-models name (checked by test_every_other_page_key_exists):
 # compare (app/view/compare.py), launch (app/view/launch.py), reference (app/view/lab.py), the config paste
@@ -380,6 +381,8 @@ def test_every_page_key_exists(lang):
         keys |= {k for _, _, k in w.dots}
         if w.current:
             keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
+            keys |= {w.guess.prompt_key, w.guess.answer_key, *(k for o in w.guess.options
+                                                               for k in (o.label_key, o.verdict_key))}
         keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
                                                                    getattr(reg.vm, "title_key", None),
                                                                    getattr(reg.vm, "summary_key", None)) if k}
