@@ -10,6 +10,7 @@ from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import moved_from_step, walk_figures
+from app.model.timeline import TIMELINE_STEPS
 from app.view.guess import GuessVM, guess_vm
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
@@ -265,6 +266,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "self_path": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
+        "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
     }
 

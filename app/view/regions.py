@@ -27,6 +27,7 @@ from app.model.stages import NODE_IDS, RL_LOOP_STAGES, EdgeState, NodeState
 from app.view.charts import MemoryChartVM, PhasesChartVM, StepChartVM, memory_chart, phases_chart, step_chart
 from app.view.estimates import Lane, timeline
 from app.view.links import canonical_query, current_preset, walk_focus
+from app.view.timeline import timeline_chart
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
@@ -541,6 +542,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
     regions += [
         Region(kind="strip", dom_id="meter-strip", vm=strip(r)),
         Region(kind="chart_step", dom_id="chart-step_vs_gpus", vm=step_chart(r)),
+        Region(kind="chart_timeline", dom_id="chart-timeline", vm=timeline_chart(r)),
         Region(kind="est_head", dom_id="est-head", vm=EstHeadVM(gpus=i.gpus, gpu=i.gpu, placement=i.placement)),
         Region(kind="est_step", dom_id="est-step", vm=_est_step(r)),
         Region(kind="chart_phases", dom_id="chart-step_phases", vm=phases_chart(r)),

@@ -189,6 +189,7 @@ VIEW_KEY_EXPRESSIONS = {
     # the engine's shape and the idle line
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
     "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
+    "vm.now_key", "s.name_key",  # the timeline's caption and its segments (app/view/timeline.py)
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
@@ -230,7 +231,7 @@ def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
         value = getattr(vm, name)
         if name.endswith(("key", "keys")) or name == "short":
             out |= {value} if isinstance(value, str) else {k for k in (value or ()) if isinstance(k, str)}
-        elif name in ("bars", "lanes", "total", "items", "changed", "meter_moves"):
+        elif name in ("bars", "lanes", "segments", "total", "items", "changed", "meter_moves"):
             out |= _vm_keys(value, depth + 1)
     return {k for k in out if k}
 
