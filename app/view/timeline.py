@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from app.model import Result
 from app.model import timeline as model
 from app.model.stages import RL_LOOP_STAGES
-from app.view.charts import Tick, _linear_ticks
+from app.view.charts import Tick
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
@@ -102,12 +102,21 @@ class TimelineVM:
         return "".join(f"M{t.at:g} {TL_TOP - 2}V{self.grid_bottom}" for t in self.x_ticks)
 
 
+# a mark's spacing, s: round in the unit the page writes a duration in (seconds, then whole minutes and hours)
+TICK_STEPS_S = (1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 18_000, 36_000, 86_400)
+
+
 def _ticks(total_s: float) -> tuple[Tick, ...]:
-    """Round marks from 0 to the step: in seconds, or in whole minutes once the step passes three minutes (a mark
-    at 100 s would read "1.7 min")."""
-    if total_s < 180:
-        return _linear_ticks(total_s, TL_LEFT, TL_RIGHT)
-    return tuple(Tick(at=t.at, value=60 * t.value) for t in _linear_ticks(total_s / 60, TL_LEFT, TL_RIGHT))
+    """Marks from 0 to the step, at most five, at the first round spacing that fits (a mark at 100 s would read
+    "1.7 min": past a minute the marks fall on whole minutes).
+
+    >>> [t.value for t in _ticks(156)], [t.value for t in _ticks(48)]
+    ([0, 60, 120], [0, 10, 20, 30, 40])
+    """
+    step = next((s for s in TICK_STEPS_S if s * 5 >= total_s), TICK_STEPS_S[-1])
+    span = TL_RIGHT - TL_LEFT
+    return tuple(Tick(at=_round(TL_LEFT + k * step / total_s * span), value=k * step)
+                 for k in range(int(total_s // step) + 1))
 
 
 def timeline_chart(r: Result) -> TimelineVM:

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.i18n import load_catalogue
 from app.model import evaluate
 from app.model.predictions import prediction
 from app.model.scenarios import WALKTHROUGH
@@ -132,3 +133,19 @@ def test_an_estimate_guess_says_how_far_off_it_was(page: Page, base_url: str) ->
     expect(page.locator("[data-guess]")).to_have_attribute("data-guessed", notch.value)
     _open_answer(page)
     expect(page.locator("[data-guess-result] [data-guess-verdict]:visible")).to_have_count(1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_presenter_view_shows_a_large_guess_now_cue_until_the_answer_opens(open_page, base_url: str,
+                                                                            lang: str) -> None:
+    page = open_page(viewport={"width": 1920, "height": 1080})
+    goto(page, _url(base_url, lang, 12) + "&present=1")
+    cue = """() => { const s = getComputedStyle(document.querySelector('.guess-note'), '::before');
+      return {text: s.content, px: parseFloat(s.fontSize), shown: s.display !== 'none' && s.content !== 'none'}; }"""
+    page.keyboard.press("g")
+    now = page.evaluate(cue)
+    assert now["shown"] and now["text"] == f'"{load_catalogue(lang)["guess.now"]}"'
+    assert now["px"] >= 36, f"the cue is {now['px']} px at 1080p"
+    _open_answer(page)
+    assert not page.evaluate(cue)["shown"], "the cue stays with the answer open"
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1082
