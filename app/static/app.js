@@ -341,6 +341,24 @@
     showGuess(box, value);
   });
 
+  // A walkthrough move (Next, Previous, a step's dot, ← →) lands on the new step's question.  A boosted page keeps
+  // the scroll position (scrollIntoViewOnBoost is off so that a preset or a control keeps the learner where the
+  // change happens); after a long open answer on a phone that position is below the new question, so the card
+  // comes to the top of the screen, and only when its question is not already in view.
+  let walked = false;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const el = event.detail.elt;
+    walked = Boolean(el && el.closest && el.closest("[data-walk], .walk-dots"));
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!walked) return;
+    walked = false;
+    const question = document.querySelector(".walk-card .walk-q");
+    if (!question) return;
+    const box = question.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
+  });
+
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     if (event.key === "Escape" && typing(event.target) && event.target.form && event.target.form.id === "workload") {
