@@ -106,17 +106,24 @@ class TimelineVM:
 TICK_STEPS_S = (1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 18_000, 36_000, 86_400)
 
 
-def _ticks(total_s: float) -> tuple[Tick, ...]:
-    """Marks from 0 to the step, at most five, at the first round spacing that fits (a mark at 100 s would read
-    "1.7 min": past a minute the marks fall on whole minutes).
+def _whole(seconds: float) -> bool:
+    """Whether a mark reads as a whole number in the unit the page writes it in (under 90 s in seconds, then whole
+    minutes, then whole hours: 100 s would read "1.7 min")."""
+    return seconds < 90 or (seconds % 60 == 0 and seconds < 5400) or seconds % 3600 == 0
 
-    >>> [t.value for t in _ticks(156)], [t.value for t in _ticks(48)]
-    ([0, 60, 120], [0, 10, 20, 30, 40])
+
+def _ticks(total_s: float) -> tuple[Tick, ...]:
+    """Marks from 0 to the step, at most five intervals, at the first round spacing whose every mark reads whole.
+
+    >>> [t.value for t in _ticks(156)], [t.value for t in _ticks(48)], [t.value for t in _ticks(106)]
+    ([0, 60, 120], [0, 10, 20, 30, 40], [0, 60])
     """
-    step = next((s for s in TICK_STEPS_S if s * 5 >= total_s), TICK_STEPS_S[-1])
     span = TL_RIGHT - TL_LEFT
-    return tuple(Tick(at=_round(TL_LEFT + k * step / total_s * span), value=k * step)
-                 for k in range(int(total_s // step) + 1))
+    for step in TICK_STEPS_S:
+        values = [k * step for k in range(int(total_s // step) + 1)]
+        if step * 5 >= total_s and all(_whole(v) for v in values):
+            break
+    return tuple(Tick(at=_round(TL_LEFT + v / total_s * span), value=v) for v in values)
 
 
 def timeline_chart(r: Result) -> TimelineVM:
