@@ -359,6 +359,17 @@
     if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
   });
 
+  // A handout: the step's answer and takeaway print even when the answer is shut (reopened as it was afterwards).
+  let shutForPrint = [];
+  window.addEventListener("beforeprint", () => {
+    shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];
+    for (const d of shutForPrint) d.open = true;
+  });
+  window.addEventListener("afterprint", () => {
+    for (const d of shutForPrint) d.open = false;
+    shutForPrint = [];
+  });
+
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     if (event.key === "Escape" && typing(event.target) && event.target.form && event.target.form.id === "workload") {

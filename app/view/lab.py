@@ -136,6 +136,7 @@ class Walk:
     figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
     moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
     guess: GuessVM | None = None  # the current step's prediction (predict, then see)
+    timeline_note: bool = False  # a step about time: its answer points at the timeline beside the diagram
 
     @property
     def total(self) -> int:
@@ -180,7 +181,8 @@ def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
                 first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
-                moved=moved_from_step(inputs), guess=guess_vm(n) if n else None)
+                moved=moved_from_step(inputs), guess=guess_vm(n) if n else None,
+                timeline_note=n in TIMELINE_STEPS)
 
 
 def _shown(value: float) -> str:

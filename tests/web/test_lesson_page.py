@@ -1,0 +1,61 @@
+"""Issue 33 on the rendered page (no browser): each walkthrough step carries its prediction with one verdict per
+option, the one marked right being the model's; the timeline's table says the model's seconds; the steps about
+time point at the timeline and put it before the step chart."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from app.i18n import LANGS, translator
+from app.model import evaluate
+from app.model.predictions import prediction
+from app.model.scenarios import WALKTHROUGH
+from app.model.timeline import TIMELINE_STEPS, timeline
+from tests.support.html import parse
+
+STEPS = [w.number for w in WALKTHROUGH]
+
+
+def _page(client, lang: str, n: int):  # noqa: ANN001, ANN202
+    r = client.get(f"/{lang}/?{urlencode(WALKTHROUGH[n - 1].inputs.query())}")
+    assert r.status_code == 200
+    return r.text, parse(r.text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("n", STEPS)
+def test_each_step_offers_its_prediction_with_the_models_verdicts(client, lang: str, n: int) -> None:
+    html, doc = _page(client, lang, n)
+    p = prediction(n)
+    box = doc.having("data-guess")
+    assert [e.get("data-guess") for e in box] == [p.kind] and box[0].get("data-guess-step") == str(n)
+    verdicts = doc.having("data-guess-verdict")
+    assert [e.get("data-guess-verdict") for e in verdicts] == [o.value for o in p.options]
+    assert [e.get("data-guess-verdict") for e in verdicts if "data-right" in e.attrs] == [p.answer_value]
+    assert all("hidden" in e.attrs for e in verdicts)  # shown by the page only for the learner's own guess
+    # the guess sits before the answer; its verdicts inside it
+    assert html.index("data-guess=") < html.index('class="walk-reveal"') < html.index("data-guess-result")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_timelines_table_is_the_models_seconds(client, lang: str) -> None:
+    t = translator(lang)
+    for n in (10, 12):
+        _, doc = _page(client, lang, n)
+        model = timeline(evaluate(WALKTHROUGH[n - 1].inputs))
+        fig = doc.having("data-chart", "timeline")
+        assert fig, f"step {n}: no timeline"
+        cells = [e.text for e in doc.elements if e.tag == "td"]
+        for lane in model.lanes:
+            for seg in lane.segments:
+                assert t.fmt("dur", seg.end_s) in cells, f"step {n}: {lane.lane} {seg.part} ends at {seg.end_s}"
+
+
+@pytest.mark.parametrize("n", STEPS)
+def test_the_steps_about_time_point_at_the_timeline(client, n: int) -> None:
+    html, doc = _page(client, "en", n)
+    about_time = n in TIMELINE_STEPS
+    assert ('href="#chart-timeline"' in html) == about_time
+    assert ("tl-first" in (doc.by_id("stage-col").get("class") or "")) == about_time
