@@ -100,8 +100,10 @@ class Form:
 def form_groups(inputs: WorkloadInputs) -> Form:
     ctls = controls(inputs)
     groups = tuple(FormGroup(id=g, controls=tuple(c for c in ctls if c.group == g)) for g in FORM_GROUPS)
+    # a walkthrough step sets every control and its card says what changed: "size a real run" stays closed there
+    # (2,800 px of controls between the card and the stage on a phone) until the learner opens it
     return Form(first=groups[0], rest=groups[1:],
-                engineer_open=any(c.changed for g in groups[1:] for c in g.controls))
+                engineer_open=not inputs.step and any(c.changed for g in groups[1:] for c in g.controls))
 
 
 @dataclass(frozen=True, slots=True)

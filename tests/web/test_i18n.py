@@ -189,7 +189,7 @@ VIEW_KEY_EXPRESSIONS = {
     # the engine's shape and the idle line
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
     "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
-    "vm.now_key", "s.name_key",  # the timeline's caption and its segments (app/view/timeline.py)
+    "vm.flag_why_key", "vm.now_key", "s.name_key",  # a flag's why; the timeline's caption and its segments (app/view/timeline.py)
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {

@@ -4,6 +4,7 @@ time point at the timeline and put it before the step chart."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -59,3 +60,35 @@ def test_the_steps_about_time_point_at_the_timeline(client, n: int) -> None:
     about_time = n in TIMELINE_STEPS
     assert ('href="#chart-timeline"' in html) == about_time
     assert ("tl-first" in (doc.by_id("stage-col").get("class") or "")) == about_time
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_flag_says_why_and_the_legend_names_the_flags(client, lang: str) -> None:
+    t = translator(lang)
+    seen = set()
+    for n in (5, 8, 12):  # strained and needed; removed (DPO); the bottleneck
+        html, _ = _page(client, lang, n)
+        flags = re.findall(r'<text class="flag( f-(\w+))?"[^>]*>([^<]*)<title>([^<]*)</title></text>', html)
+        assert flags, f"step {n}: no flag"
+        for _, state, _, why in flags:
+            want = t(f"diagram.why.{state or 'bottleneck'}")
+            assert why == str(want), f"step {n}: the {state or 'bottleneck'} flag's title"
+            seen.add(state or "bottleneck")
+        for key in ("diagram.legend_strained", "diagram.legend_needed", "diagram.legend_removed"):
+            assert f">{t(key)}</span>" in html
+    assert {"bottleneck", "removed", "warning", "needed"} <= seen
+
+
+@pytest.mark.parametrize("n", STEPS)
+def test_a_step_keeps_size_a_real_run_shut_and_its_moved_note_outside_the_answer(client, n: int) -> None:
+    html, doc = _page(client, "en", n)
+    engineer = doc.having("data-group", "engineer", tag="details")
+    assert len(engineer) == 1 and "open" not in engineer[0].attrs, f"step {n}: 'size a real run' opens itself"
+    assert html.index('class="walk-moved"') < html.index('class="walk-reveal"'), "the note hides in the answer"
+
+
+def test_a_card_that_sets_the_engineers_controls_still_opens_them(client) -> None:
+    from app.model.scenarios import PRESET_BY_ID
+
+    doc = parse(client.get(f"/en/?{urlencode(PRESET_BY_ID['grpo'].inputs.query())}").text)
+    assert "open" in doc.having("data-group", "engineer", tag="details")[0].attrs
