@@ -359,11 +359,14 @@
     if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
   });
 
-  // A handout: the step's answer and takeaway print even when the answer is shut (reopened as it was afterwards).
+  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards), and the
+  // state's link prints whole, with its host (the page writes it relative: it does not know the address it is served at).
   let shutForPrint = [];
   window.addEventListener("beforeprint", () => {
     shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];
     for (const d of shutForPrint) d.open = true;
+    const link = document.querySelector(".print-link code");  // the state's whole address, host included
+    if (link) link.textContent = new URL(pageUrl()).href;
   });
   window.addEventListener("afterprint", () => {
     for (const d of shutForPrint) d.open = false;

@@ -19,7 +19,7 @@ PRINTED = """() => {
   return {
     step_chart: shown('[data-chart="step_vs_gpus"] svg'), timeline: shown('[data-chart="timeline"] svg'),
     takeaway: shown('details.walk-reveal .takeaway'), answer_open: document.querySelector('details.walk-reveal').open,
-    guess: shown('[data-guess]'),
+    guess: shown('[data-guess]'), link: document.querySelector('.print-link code').textContent,
     shape_kept: getComputedStyle(document.getElementById('live-shape')).breakInside,
   };
 }"""
@@ -31,6 +31,7 @@ def test_a_printed_step_carries_its_answer_and_both_charts(page, base_url: str, 
     page.emulate_media(media="print")
     page.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # what the browser sends before it prints
     printed = page.evaluate(PRINTED)
+    assert printed.pop("link") == page.url, "the printed link is not the state's whole address"
     assert printed == {"step_chart": True, "timeline": True, "takeaway": True, "answer_open": True, "guess": False,
                        "shape_kept": "avoid"}
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
