@@ -11,6 +11,7 @@ from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
 from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
 from app.model.scenarios import moved_from_step, walk_figures
 from app.model.timeline import TIMELINE_STEPS
+from app.view.card_diff import CardDiffVM, card_diff_vm
 from app.view.guess import GuessVM, guess_vm
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
@@ -139,6 +140,7 @@ class Walk:
     moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
     guess: GuessVM | None = None  # the current step's prediction (predict, then see)
     timeline_note: bool = False  # a step about time: its answer points at the timeline beside the diagram
+    card_diff: CardDiffVM | None = None  # what the step changes of its nearest card, with both step times
 
     @property
     def total(self) -> int:
@@ -184,7 +186,7 @@ def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
                 first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
                 moved=moved_from_step(inputs), guess=guess_vm(n) if n else None,
-                timeline_note=n in TIMELINE_STEPS)
+                timeline_note=n in TIMELINE_STEPS, card_diff=card_diff_vm(n) if n else None)
 
 
 def _shown(value: float) -> str:

@@ -199,6 +199,7 @@ PAGE_KEY_EXPRESSIONS = {
     "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
     "nvm.name_key", "nvm.desc_key", "row.name_key",
     "g.prompt_key", "g.answer_key", "o.label_key", "o.verdict_key",  # a step's prediction (app/view/guess.py)
+    "d.title_key",  # the card a step changes (app/view/card_diff.py)
 }
 # First arguments that are whole keys the other pages' view-models name (checked by test_every_other_page_key_exists):
 # compare (app/view/compare.py), launch (app/view/launch.py), reference (app/view/lab.py), the config paste
@@ -384,6 +385,8 @@ def test_every_page_key_exists(lang):
             keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
             keys |= {w.guess.prompt_key, w.guess.answer_key, *(k for o in w.guess.options
                                                                for k in (o.label_key, o.verdict_key))}
+            if w.card_diff:
+                keys |= {w.card_diff.title_key, *(label for _, label, _ in w.card_diff.changes)}
         keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
                                                                    getattr(reg.vm, "title_key", None),
                                                                    getattr(reg.vm, "summary_key", None)) if k}

@@ -92,3 +92,37 @@ def test_a_card_that_sets_the_engineers_controls_still_opens_them(client) -> Non
 
     doc = parse(client.get(f"/en/?{urlencode(PRESET_BY_ID['grpo'].inputs.query())}").text)
     assert "open" in doc.having("data-group", "engineer", tag="details")[0].attrs
+
+
+def _step_time_texts(html: str) -> tuple[str, str]:
+    """The step time as the page quotes it: the step chart's marker and the estimates' step total."""
+    marker = re.search(r'data-chart="step_vs_gpus".*?<span class="chart-now">(.*?)</span>', html, re.S)
+    total = re.search(r'<div id="est-step".*?<span class="total">(.*?)</span>', html, re.S)
+    return (marker.group(1) if marker else ""), (total.group(1) if total else "")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_and_a_step_with_one_workload_quote_one_step_time(client, lang: str) -> None:
+    from app.model.card_diff import card_diff, nearest_card
+    from app.model.scenarios import PRESETS
+
+    same = 0
+    for w in WALKTHROUGH:
+        card, changed = nearest_card(w.number)
+        card_html = client.get(f"/{lang}/?{urlencode(PRESETS[card - 1].inputs.query())}").text
+        step_html, _ = _page(client, lang, w.number)
+        if not changed:  # the card's own workload: the same figures, word for word
+            assert _step_time_texts(step_html) == _step_time_texts(card_html), f"step {w.number} ≠ card {card}"
+            same += 1
+        elif (d := card_diff(w.number)) is not None:  # it says what differs, with the card's own time
+            assert d.card_step_s == evaluate(PRESETS[card - 1].inputs).step.total_s
+            assert 'class="walk-card-diff"' in step_html
+    assert same >= 4  # steps 5, 7, 8 and 10 are cards 4, 5, 6 and 7
+
+
+def test_step_4_says_it_places_card_3s_workload_apart() -> None:
+    from app.model.card_diff import card_diff
+
+    d = card_diff(4)
+    assert d is not None and d.card == 3 and d.changed == (("placement", "colocated", "separate"),)
+    assert d.card_step_s == evaluate(WALKTHROUGH[3].inputs.model_copy(update={"placement": "colocated"})).step.total_s
