@@ -72,3 +72,20 @@ def test_presenter_at_720p_fits_every_open_answer(open_page, base_url: str, lang
         if max(fit["reveal"], fit["takeaway"], fit["nav"]) > HD["height"] + 1:
             over[w.number] = fit
     assert over == {}, f"open answers past 720 px: {over}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_scenario_key_during_a_step_shows_the_mismatch_outside_the_closed_answer(open_page, base_url: str,
+                                                                                  lang: str) -> None:
+    page = open_page(viewport=FULL_HD)
+    goto(page, _url(base_url, lang, 2))
+    note = page.locator("article.walk-card .walk-moved")
+    expect(note).to_be_hidden()
+    page.keyboard.press("5")  # the eval-gate card under step 2's question
+    expect(page.locator("article[data-walk-step]")).to_have_attribute("data-walk-step", "2")
+    page.guard.settle(page)
+    expect(note).to_be_visible()
+    assert page.locator("details.walk-reveal").get_attribute("open") is None
+    box = note.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= FULL_HD["height"], box
+    assert page.evaluate("document.documentElement.scrollHeight") <= FULL_HD["height"] + 2
