@@ -18,9 +18,11 @@ from app.view.charts import Tick
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
 TL_W = 760
-TL_LEFT, TL_RIGHT = 190, 748  # the bars' span; the lanes' names right-aligned left of it
-TL_TOP = 6
-TL_ROW = 28
+TL_LEFT, TL_RIGHT = 14, 748  # the bars' span: the whole width (each lane's name sits above its bar, so a phone
+#                              can draw it large: app.css)
+TL_TOP = 4
+TL_ROW = 46
+TL_LABEL_H = 22  # a lane: its name, then its bar
 TL_BAR_H = 20
 MIN_SYNC_W = 3.0
 
@@ -61,8 +63,12 @@ class LaneVM:
     segments: tuple[SegmentVM, ...]
 
     @property
-    def text_y(self) -> float:  # the lane's name, on the bar's middle line
-        return self.y + TL_BAR_H / 2 + 4
+    def text_y(self) -> float:  # the lane's name, above its bar
+        return self.y - 6
+
+    @property
+    def bar_y(self) -> float:
+        return self.y
 
     @property
     def key(self) -> str:  # its name: the GPU group and its count
@@ -87,7 +93,7 @@ class TimelineVM:
     width: int = TL_W
     left: int = TL_LEFT
     right: int = TL_RIGHT
-    label_x: int = TL_LEFT - 8
+    label_x: int = TL_LEFT
 
     @property
     def grid_bottom(self) -> int:
@@ -143,7 +149,8 @@ def timeline_chart(r: Result) -> TimelineVM:
                 x = _round(end - MIN_SYNC_W)
             segments.append(SegmentVM(part=seg.part, x=x, w=_round(end - x), start_s=seg.start_s, end_s=seg.end_s,
                                       ahead=seg.ahead, idle=seg.part == "idle", seconds=seg.seconds))
-        lanes.append(LaneVM(lane=lane.lane, gpus=lane.gpus, y=TL_TOP + k * TL_ROW, segments=tuple(segments)))
+        lanes.append(LaneVM(lane=lane.lane, gpus=lane.gpus, y=TL_TOP + TL_LABEL_H + k * TL_ROW,
+                            segments=tuple(segments)))
     parts = {seg.part for lane in t.lanes for seg in lane.segments}
     now = "colocated" if t.colocated else ("ahead" if t.staleness else "separate")
     return TimelineVM(
@@ -152,7 +159,7 @@ def timeline_chart(r: Result) -> TimelineVM:
         total_s=t.total_s, gpus=t.gpus, now_key=f"timeline.now.{now}", staleness=t.staleness,
         shows_idle="idle" in parts, shows_ahead=any(seg.ahead for lane in t.lanes for seg in lane.segments),
         shows_tail="tail" in parts, shows_sync="sync" in parts,
-        height=int(TL_TOP + len(lanes) * TL_ROW + 22))
+        height=int(TL_TOP + len(lanes) * TL_ROW + 24))
 
 
 __all__ = ["LaneVM", "SegmentVM", "TimelineVM", "timeline_chart"]
