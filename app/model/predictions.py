@@ -31,6 +31,9 @@ class Option:
     amount: float = 0.0   # an estimate's notch: the figure it names (GB, GPUs, %, ×)
     correct: bool         # the model's answer
     off: float = 1.0      # an estimate: amount / the model's figure (1: exact); a choice: 1
+    factor: float = 1.0   # how far off as a factor, ≥ 1 (max(off, 1 / off))
+    points: float = 0.0   # how far off in the figure's own unit, ≥ 0 (|amount − figure|: points for a share)
+    high: bool = False    # the notch is above the model's figure
 
 
 @frozen
@@ -65,9 +68,13 @@ def _nearest(notches: tuple[float, ...], figure: float, scale: str) -> int:
 def _estimate(step: int, unit: str, notches: tuple[float, ...], figure: float, scale: str = "log") -> Prediction:
     """A figure on round notches; the right notch by ``scale`` (log, linear or ceiling)."""
     right = _nearest(notches, figure, scale)
-    options = tuple(Option(value=str(k), amount=v, correct=k == right, off=v / figure if figure > 0 else 1.0)
-                    for k, v in enumerate(notches))
-    return Prediction(step=step, kind="estimate", unit=unit, answer=figure, answer_value=str(right), options=options)
+    options = []
+    for k, v in enumerate(notches):
+        off = v / figure if figure > 0 else 1.0
+        options.append(Option(value=str(k), amount=v, correct=k == right, off=off, factor=max(off, 1 / off),
+                              points=abs(v - figure), high=v > figure))
+    return Prediction(step=step, kind="estimate", unit=unit, answer=figure, answer_value=str(right),
+                      options=tuple(options))
 
 
 def _direction(before: float, after: float) -> dict[str, float]:

@@ -51,10 +51,10 @@ def _verdict(p: Prediction, o: Option) -> tuple[str, dict]:
         return "guess.verdict.right", {}
     if p.kind == "choice":
         return "guess.verdict.wrong", {}
-    way = "high" if o.off > 1 else "low"
+    way = "high" if o.high else "low"
     if p.unit == "pct":
-        return f"guess.verdict.{way}_points", {"points": abs(o.amount - p.answer)}
-    return f"guess.verdict.{way}", {"factor": o.off if o.off > 1 else 1 / o.off}
+        return f"guess.verdict.{way}_points", {"points": o.points}
+    return f"guess.verdict.{way}", {"factor": o.factor}
 
 
 def guess_vm(n: int) -> GuessVM:

@@ -67,6 +67,8 @@ def test_an_estimate_is_the_notch_nearest_the_models_figure(n: int, figure) -> N
     assert gap[p.answer_value] == min(gap.values())
     for o in p.options:
         assert o.off == pytest.approx(o.amount / want)
+        assert o.factor == pytest.approx(max(o.amount / want, want / o.amount)) and o.factor >= 1
+        assert o.points == pytest.approx(abs(o.amount - want)) and o.high == (o.amount > want)
 
 
 def test_the_verdicts_say_how_far_off() -> None:
