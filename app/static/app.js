@@ -267,7 +267,8 @@
   // instead of silently moving the radio (a keyboard user who tabbed in keeps the radio's own arrow keys).
   document.addEventListener("change", (event) => {
     const el = event.target;
-    if (el.type === "radio" && el.form && el.form.id === "workload" && el.matches(":focus") && !el.matches(":focus-visible")) el.blur();
+    const ours = (el.form && el.form.id === "workload") || (el.closest && el.closest("[data-guess]"));  // a guess's chips too
+    if (el.type === "radio" && ours && el.matches(":focus") && !el.matches(":focus-visible")) el.blur();
   });
 
   // Guess mode: the figures and decisions stay hidden until the reveal (app.css); kept for the tab's session.

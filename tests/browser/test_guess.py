@@ -149,3 +149,11 @@ def test_presenter_view_shows_a_large_guess_now_cue_until_the_answer_opens(open_
     _open_answer(page)
     assert not page.evaluate(cue)["shown"], "the cue stays with the answer open"
     assert page.evaluate("document.documentElement.scrollHeight") <= 1082
+
+
+def test_a_guess_chip_clicked_gives_the_arrow_keys_back(page: Page, base_url: str) -> None:
+    goto(page, _url(base_url, "en", 11))
+    page.locator("[data-guess] input[value=slower]").click()  # the chip's input covers it
+    expect(page.locator("[data-guess] input[value=slower]")).to_be_checked()
+    page.keyboard.press("ArrowRight")  # the next step, not the other chip
+    expect(page.locator("article[data-walk-step]")).to_have_attribute("data-walk-step", "12")
