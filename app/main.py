@@ -1,4 +1,4 @@
-"""The ASGI app (``app.main:app``): middleware, static files and the four routers.  No formula lives here."""
+"""The ASGI app (``app.main:app``): middleware, static files and the routers.  No formula lives here."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import templating
-from app.routes import api, config, lab, launch, pages
+from app.routes import api, calibrate, config, lab, launch, pages, plan
 from app.security import SecurityHeadersMiddleware
-from app.static_files import StaticFromMemory
+from app.static_files import static_app
 
 
 @asynccontextmanager
@@ -43,11 +43,13 @@ def create_app() -> FastAPI:
     )
     app.add_middleware(GZipMiddleware, minimum_size=800, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
-    app.mount("/static", StaticFromMemory(templating.STATIC), name="static")  # compressed once, at start
+    app.mount("/static", static_app(templating.STATIC), name="static")  # compressed once, at start
     app.include_router(lab.router)  # first: a slider move is most of the traffic, and routes are matched in order
     app.include_router(api.router)
+    app.include_router(calibrate.router)  # POST /api/calibrate and /{lang}/calibrate: your own run
     app.include_router(pages.router)
     app.include_router(launch.router)
+    app.include_router(plan.router)  # /api/plan and /{lang}/plan: the run planner
     app.include_router(config.router)  # POST /{lang}/config: the paste config.json helper
     app.add_exception_handler(StarletteHTTPException, http_error)
     return app

@@ -15,7 +15,7 @@ from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
 from app.model.meters import METER_IDS
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES, STAGE_IDS
+from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.reference import REALITY
 from app.view.regions import FIRST_PAINT, NodeVM
@@ -77,7 +77,7 @@ GLOBALS = dict(
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
-    rl_stages=RL_LOOP_STAGES, glossary=GLOSSARY, reality=REALITY,
+    glossary=GLOSSARY, reality=REALITY,
     viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
     node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
@@ -134,7 +134,7 @@ LATER = "<!--later-->\n"  # app.js places what follows one frame after what prec
 
 
 def render_partial(lang: str, regions: list) -> str:
-    """The lab's live regions to send (app/view/regions.py ``to_send``), each by its macro with hx-swap-oob, one per
+    """The lab's live regions to send (app/view/regions/registry.py ``to_send``), each by its macro with hx-swap-oob, one per
     line: first those the learner watches (``FIRST_PAINT``: the stage, the diagram, the meters and their strip),
     then ``LATER`` and the rest (the charts, the estimates, the decisions, the links), which app.js parses and
     places after the frame that paints the meters.  A region's macro reads only its view-model (regions.html is

@@ -18,7 +18,9 @@ What a learner's browser sends, as the lab's own code sends it (app/static/app.j
   notches of one ladder parameter, 0.1–0.4 s apart.  The ladders are read from ``app.model.inputs``;
 * **a walkthrough step** (the next one, or the first): a boosted link, the whole page (``HX-Boosted: true``);
 * **a language switch**: the same state in the other language, also a boosted link;
-* **the JSON API**: ``GET /api/evaluate?<the state>``.
+* **the JSON API**: ``GET /api/evaluate?<the state>``;
+* **the run planner** (only the ``--planner-share`` of learners, in place of half their API calls):
+  ``GET /{lang}/plan?<the state>``, the lab's link; the other learners' actions are unchanged.
 
 Every answer is checked (status 200, a partial is a partial, a page ends with ``</html>``, the API answers JSON with
 the stage); anything else is a failure.  Think time between actions: 2–8 s (reading what moved).
@@ -53,6 +55,8 @@ NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 def _options(parser) -> None:  # noqa: ANN001
     parser.add_argument("--lab-hosts", default="", help="comma-separated loopback base URLs: the learners are split "
                         "evenly over them (default: --host)")
+    parser.add_argument("--planner-share", type=float, default=0.0, help="the share of learners who also open the "
+                        "run planner for the state on screen now and then (0–1; default 0: the lab alone)")
 
 
 _seats = itertools.count()  # the n-th learner to arrive sits at host n mod len(hosts)
@@ -84,7 +88,10 @@ class Learner(FastHttpUser):
         for h in hosts:
             if urlsplit(h).hostname not in LOOPBACK:
                 raise SystemExit(f"only loopback hosts: {h}")
-        self.host = hosts[next(_seats) % len(hosts)]
+        seat = next(_seats)
+        self.host = hosts[seat % len(hosts)]
+        share = min(max(float(getattr(opts, "planner_share", 0.0) or 0.0), 0.0), 1.0)
+        self.planner = (seat * 0.6180339887) % 1 < share  # spread over the seats, the same learners every run
         super().__init__(environment)
 
     def on_start(self) -> None:
@@ -113,6 +120,8 @@ class Learner(FastHttpUser):
                 r.failure("not a partial")
             elif kind == "api" and '"stage"' not in text:
                 r.failure("no stage in the answer")
+            elif kind == "plan" and 'data-chart="plan"' not in text and 'data-answer=' not in text:
+                r.failure("not the planner's page")
             else:
                 r.success()
                 return r
@@ -166,4 +175,7 @@ class Learner(FastHttpUser):
 
     @task(2)
     def api(self) -> None:
+        if self.planner and self.rng.random() < 0.5:  # a learner of the planner's share: the planner, half the time
+            self.get(f"/{self.lang}/plan?{urlencode(self.state)}", "page (the run planner)", kind="plan")
+            return
         self.get(f"/api/evaluate?{urlencode(self.state)}", "/api/evaluate", kind="api")

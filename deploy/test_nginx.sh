@@ -146,6 +146,10 @@ check "partial from another state: its own variant ($c4)" is "$c4" "MISS"
 
 s=$(get "/api/evaluate?gpus=16"); c1=$(header X-Cache-Status); s2=$(get "/api/evaluate?gpus=16"); c2=$(header X-Cache-Status)
 check "api: 200, never stored nor looked up ('$c1', '$c2')" is "$s $s2 $c1$c2" "200 200 "
+s=$(get "/api/plan?max_gpus=16"); c1=$(header X-Cache-Status); s2=$(get "/api/plan?max_gpus=16"); c2=$(header X-Cache-Status)
+check "api/plan: stored, HIT the second time ('$c1', '$c2')" is "$s $s2 $c1 $c2" "200 200 MISS HIT"
+s=$(get "/en/plan?max_gpus=16"); s=$(get "/en/plan?max_gpus=16"); c2=$(header X-Cache-Status)
+check "the planner's page: HIT the second time ($c2)" is "$s $c2" "200 HIT"
 s=$(get "/healthz"); c1=$(header X-Cache-Status)
 check "healthz: 200, not through the cache ('$c1')" is "$s $c1" "200 "
 s=$(get "/api/evaluate?gpus=0")

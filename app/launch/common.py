@@ -21,7 +21,6 @@ HEAD_ADDRESS = "HEAD_IP"  # the head node's address: the user writes it (a shell
 TARGET_BATCH_SEQUENCES = 128  # sequences per optimizer step (MODEL-2026 §4: OpenRLHF's and InstructGPT's order)
 LORA_RANK = 64                # verl examples/grpo_trainer/run_qwen2_5-3b_gsm8k_grpo_lora.sh; ppo_lora.rst: rank ≥ 32
 LORA_ALPHA = 32               # the same example
-TOKEN_BUDGET_FLOOR = 16_384   # tokens per GPU per micro-batch: verl's ppo_max_token_len_per_gpu default (actor.yaml)
 REF_OFFLOAD_ABOVE_B = 7.0     # billions: verl's config.rst recommends reference param offload above 7B
 MAX_ROLLOUT_MICRO_BATCH = 8   # OpenRLHF's old default micro_rollout_batch_size (train_ppo_ray.py)
 RM_ENGINE_GB = 40.0           # a reward model's weights per GPU in its vLLM engine: half an 80 GB card (verl's
@@ -65,6 +64,7 @@ class Command:
     notes: tuple[Note, ...]
     files: tuple[str, ...] = ()    # the template files (app/launch/files/) the command expects beside it
     config: str = ""               # verl: the Hydra config name the overrides compose over
+    unmapped: tuple[Note, ...] = ()  # plan fields this release cannot set (``launch.unmapped.<field>``, reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +152,22 @@ def mini_batch(prompts: int, group: int, world: int) -> int | None:
     return closest(fits, max(1, TARGET_BATCH_SEQUENCES // group))
 
 
+def plan_batch(prompts: int, group: int, world: int, per_epoch: int) -> tuple[int, int] | None:
+    """The step's prompts and the optimizer mini-batch (in prompts) that run the plan's ``per_epoch`` optimizer
+    steps: the most prompts, at most ``prompts``, that split into ``per_epoch`` mini-batches whose sequences
+    (· group) divide evenly over the ``world`` data-parallel ranks (verl ``ppo_mini_batch_size``, OpenRLHF
+    ``--train.batch_size``, TRL's gradient accumulation); None when no count does.
+
+    >>> plan_batch(128, 8, 16, 1), plan_batch(128, 8, 16, 4), plan_batch(514, 1, 4, 4), plan_batch(3, 1, 8, 4)
+    ((128, 128), (128, 32), (512, 128), None)
+    """
+    per_epoch = max(per_epoch, 1)
+    for p in range(prompts - prompts % per_epoch, 0, -per_epoch):
+        if (p // per_epoch * group) % world == 0:
+            return p, p // per_epoch
+    return None
+
+
 def batch_note(key: str, size: int) -> str:
     """A batch-size note: beside the lab's assumed size when it differs, or saying it is that size."""
     return key + ("_assumed" if size == TARGET_BATCH_SEQUENCES else "")
@@ -172,6 +188,7 @@ class Builder:
         self.framework, self.table, self.style = framework, table, style
         self.flags: list[Flag] = []
         self.notes: list[Note] = []
+        self.missing: list[Note] = []
 
     def add(self, name: str, value: object = None, source: str | None = None) -> None:
         """One flag; ``source`` overrides the table's when a shared name is defined in another file too."""
@@ -183,6 +200,10 @@ class Builder:
     def note(self, key: str, **args: Arg) -> None:
         self.notes.append(note(key, **args))
 
+    def unmapped(self, field: str, **args: Arg) -> None:
+        """A plan field this release has no key for: ``launch.unmapped.<framework>.<field>`` says why."""
+        self.missing.append(note(f"launch.unmapped.{self.framework}.{field}", **args))
+
     def tokens(self) -> list[list[str]]:
         if self.style == "hydra":
             return [[f"{f.name}={f.value}"] for f in self.flags]
@@ -191,7 +212,7 @@ class Builder:
     def command(self, version: str, launcher: tuple[str, ...], files: tuple[str, ...] = (), config: str = "",
                 header: tuple[str, ...] = ()) -> Command:
         return Command(self.framework, version, render(launcher, self.tokens(), header), launcher,
-                       tuple(self.flags), tuple(self.notes), files, config)
+                       tuple(self.flags), tuple(self.notes), files, config, tuple(self.missing))
 
 
 def shell_words(text: str) -> list[str]:

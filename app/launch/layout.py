@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from app.launch.common import Note, note
 from app.model.assumptions import ARCHS, GPUS, GPUS_PER_NODE
 from app.model.inputs import CHOICE_SPECS
-from app.model.stages import RL_LOOP_STAGES
 
 if TYPE_CHECKING:
     from app.model.evaluate import Result
@@ -66,6 +65,14 @@ class LaunchLayout:
     prompts: int = 31_000                # the RL prompt set (0 = all of the dataset)
     pairs: int = 161_000                 # dpo: preference pairs (0 = all of the dataset)
     eval_every: int = 100                # steps between evaluations: also the checkpoint interval
+    passes: int = 1                      # passes over the prompt set (verl total_epochs, OpenRLHF num_episodes)
+    optimizer_steps: int = 0             # optimizer steps per RL step over all its epochs (0: none planned, the
+    #                                      builder's mini-batch of about TARGET_BATCH_SEQUENCES)
+    micro_batch_tokens: int = 16_384     # tokens of one training micro-batch per GPU
+    max_num_seqs: int = 256              # sequences one engine instance decodes at once
+    rollout_dtype: str = "bf16"          # bf16 | fp8: the engine's weights
+    oversample: float = 1.0              # responses generated per response kept (dynamic sampling when > 1)
+    partial_rollouts: bool = False       # async: an unfinished response carries into the next step
 
     @property
     def moe(self) -> bool:
@@ -77,8 +84,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     **{name: CHOICE_SPECS[name].choices for name in ("method", "arch", "reward", "placement", "engine", "offload",
                                                     "tuning")},
     "train_backend": ("fsdp", "megatron"),
+    "rollout_dtype": ("bf16", "fp8"),
 }
-_FLOATS = ("policy_b", "rm_b", "gpu_memory_utilization", "kl")
+_FLOATS = ("policy_b", "rm_b", "gpu_memory_utilization", "kl", "oversample")
+_BOOLS = ("partial_rollouts",)
 
 
 def _shown(value: object) -> str:
@@ -94,6 +103,8 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
             ok = isinstance(value, str) and value in _CHOICES[f.name]
         elif f.name in _FLOATS:
             ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        elif f.name in _BOOLS:
+            ok = isinstance(value, bool)
         else:
             ok = isinstance(value, int) and not isinstance(value, bool)
         if not ok:
@@ -125,6 +136,11 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("prompts", layout.prompts >= 0),
         ("pairs", layout.pairs >= 0),
         ("eval_every", layout.eval_every >= 1),
+        ("passes", layout.passes >= 1),
+        ("optimizer_steps", layout.optimizer_steps >= 0),
+        ("micro_batch_tokens", layout.micro_batch_tokens >= 1),
+        ("max_num_seqs", layout.max_num_seqs >= 1),
+        ("oversample", 1 <= layout.oversample <= 16),
     )
     for name, ok in rules:
         if not ok:
@@ -169,47 +185,13 @@ def pow2_divisor(n: int, at_most: int) -> int:
     return d
 
 
-def _engine_share(result: Result) -> float | None:
-    """The engine's share of each GPU's memory the model computed, rounded down to a hundredth; None when the model
-    gives the engine nothing."""
-    mem = result.memory
-    if mem.gpu_memory_gb <= 0 or mem.engine_gb_per_gpu <= 0:
-        return None
-    share = math.floor(mem.engine_gb_per_gpu / mem.gpu_memory_gb * 100 + 1e-9) / 100
-    return min(share, 1.0) if share >= 0.01 else None
+def from_result(result: Result) -> Mapped:
+    """The launch layout of the state on screen: the model's resolved ``Plan`` (``result.plan``), field by field.
 
-
-def _training(result: Result) -> tuple[str, int, int, int, int]:
-    """The model's training layout (backend, TP, PP, EP, CP): ``step.training_layout`` when the model gives one."""
-    t = getattr(result.step, "training_layout", None)
-    if t is None:
-        return "fsdp", 1, 1, 1, 1
-    return t.backend, t.tp, t.pp, t.ep, t.cp
-
-
-def _engine(result: Result) -> tuple[int, int, int]:
-    """The model's engine (TP, PP, EP): ``step.generation_engine`` when the model gives one, else its plan."""
-    e = getattr(result.step, "generation_engine", None)
-    if e is not None:
-        return e.tensor_parallel, e.pipeline, e.expert_parallel
-    gen = result.step.gen
-    return gen.tensor_parallel, gen.pipeline, getattr(gen, "expert_parallel", 1)
-
-
-def _fit(result: Result) -> tuple[bool, int | None]:
-    if result.stage == "dpo":
-        return bool(result.dpo.fits), result.dpo.min_gpus
-    return bool(result.memory.fits), result.memory.min_gpus
-
-
-def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one rule of the mapping a branch
-    """The launch layout of the state on screen, computed once.
-
-    Nodes of the GPU's host size (``GpuSpec.node_gpus``: 8, 4 on a GB200 tray); ``gpus`` = the GPUs the chosen layout uses.  Colocated: every
-    role on those GPUs, engines of the model's TP (a TP that does not divide G is lowered to the largest power of 2
-    that does: a note says so).  Separate: the model's three groups; generation GPUs no replica uses go to
-    training.  ``gpu_memory_utilization`` = the model's engine share, else the teaching 0.6.  A state that does not
-    fit gets no command: the refusal names the fewest GPUs that fit.
+    The plan already obeys what the frameworks enforce (an engine TP vLLM starts, instances that cover their GPUs,
+    whole hosts beyond one), so nothing here re-derives a layout, a batch or a fit: a state that does not fit on the
+    GPUs given gets a refusal that names the plan's fewest GPUs that fit (whole hosts: a state with commands of its
+    own); so does a stage with nothing to launch (SFT, the reward model).
 
     >>> from app.model import evaluate
     >>> from app.model.scenarios import PRESET_BY_ID
@@ -221,90 +203,59 @@ def from_result(result: Result) -> Mapped:  # noqa: C901, PLR0912, PLR0915 - one
     (['launch.map.memory_share', 'launch.map.prompt_max'], None)
     """
     i = result.inputs
+    p = result.plan
     notes: list[Note] = []
     refusal: Note | None = None
-    fit_gpus: int | None = None
-    g = result.step.gpu_groups
-    rl = result.stage in RL_LOOP_STAGES
-    placement = i.placement
-    backend, ttp, tpp, tep, tcp = _training(result)
-    eep = 1
-    if not rl or g is None:
-        gpus = i.gpus
-        gen = score = train = gpus
-        tp, pp, replicas, share = 1, 1, gpus, TEACHING_GPU_MEMORY_UTILIZATION
-        placement = "colocated"
-    else:
-        etp, epp, eep = _engine(result)
-        tp, pp = etp, epp  # one engine instance: tp × pp GPUs
-        instance = tp * pp
-        if g.colocated:
-            gpus = gen = score = train = g.training
-            if pp > 1 and gpus % instance:
-                # the engines must cover every GPU: the fewest more stages whose instances divide the GPUs
-                fitted = next((s for s in range(pp, gpus // tp + 1) if gpus % (tp * s) == 0), None)
-                if fitted is None:
-                    refusal = note("launch.map.engine_spans_nodes", gpus=instance, tp=tp, pipeline=pp)
-                else:
-                    notes.append(note("launch.map.pp_fit", model_pp=pp, pp=fitted, tp=tp, gpus=gpus))
-                    pp = fitted
-            elif gpus % tp:
-                fitted = pow2_divisor(gpus, tp)
-                notes.append(note("launch.map.tp_fit", model_tp=tp, tp=fitted, gpus=gpus))
-                tp = fitted
-            replicas = max(1, gpus // (tp * pp))
-        else:
-            gen, score, train = g.generation, g.scoring, g.training
-            replicas = max(1, min(g.replicas, gen // instance)) if gen >= instance else 0
-            if replicas == 0:
-                refusal = note("launch.map.engine_spans_nodes", gpus=instance, tp=tp, pipeline=pp)
-                replicas = 1
-            elif instance * replicas < gen:
-                notes.append(note("launch.map.gen_leftover", gpus=gen - instance * replicas, tp=instance,
-                                  replicas=replicas))
-                train += gen - instance * replicas
-                gen = instance * replicas
-            gpus = gen + score + train
-        if pp > 1 and refusal is None:
-            notes.append(note("launch.map.engine_pipeline", tp=tp, pp=pp, gpus=tp * pp, replicas=replicas))
-        if gpus < i.gpus:
-            notes.append(note("launch.map.one_node", used=gpus, gpus=i.gpus, idle=i.gpus - gpus))
-        model_share = _engine_share(result)
-        if model_share is None:
-            share = TEACHING_GPU_MEMORY_UTILIZATION
-            notes.append(note("launch.map.teaching_memory", share=share))
-        else:
-            share = model_share
-            notes.append(note("launch.map.memory_share", share=share, engine_gb=result.memory.engine_gb_per_gpu,
-                              gpu_gb=result.memory.gpu_memory_gb))
-    node_gpus = GPUS[i.gpu].node_gpus  # a host's GPUs: 8 on an HGX baseboard, 4 on a GB200 NVL72 compute tray
-    per_node = min(node_gpus, gpus)
-    nodes = math.ceil(gpus / node_gpus)
-    fits, min_gpus = _fit(result)
-    if result.stage not in (*RL_LOOP_STAGES, "dpo"):
+    if p is None or p.kind == "none":
         refusal = note("launch.map.offline_stage")
-    elif not fits:
-        refusal = (note("launch.map.does_not_fit", gpus=i.gpus, min_gpus=min_gpus) if min_gpus
+    elif not p.fits:  # the plan's fewest GPUs that fit (whole hosts) is a state of its own, with its commands
+        refusal = (note("launch.map.does_not_fit", gpus=i.gpus, min_gpus=p.min_gpus) if p.min_gpus
                    else note("launch.map.does_not_fit_never", gpus=i.gpus))
-        fit_gpus = min_gpus or None
-    elif refusal is None and nodes * per_node != gpus:
-        refusal = note("launch.map.partial_node", gpus=gpus, per_node=node_gpus)
+    fit_gpus = p.min_gpus if p is not None and not p.fits else None
+    rl = p is not None and p.kind == "rl"
+    e = p.engine if rl and p is not None else None
+    t = p.training if p is not None else None
+    if rl and p is not None and e is not None and refusal is None:
+        if e.pipeline_parallel > 1:
+            notes.append(note("launch.map.engine_pipeline", tp=e.tensor_parallel, pp=e.pipeline_parallel,
+                              gpus=e.tensor_parallel * e.pipeline_parallel, replicas=e.instances))
+        if p.groups.idle:
+            notes.append(note("launch.map.one_node", used=p.gpus, gpus=p.gpus_given, idle=p.groups.idle))
+        if e.gpu_memory_utilization > 0:
+            notes.append(note("launch.map.memory_share", share=e.gpu_memory_utilization,
+                              engine_gb=e.gpu_memory_utilization * GPUS[i.gpu].memory_gb,
+                              gpu_gb=GPUS[i.gpu].memory_gb))
+
+    if refusal is None and p is not None and p.nodes * p.gpus_per_node != p.gpus:
+        refusal = note("launch.map.partial_node", gpus=p.gpus, per_node=GPUS[i.gpu].node_gpus)
     if refusal is None:
         notes.append(note("launch.map.prompt_max", tokens=i.prompt_tokens))
-    if backend == "megatron" and refusal is None:
-        notes.append(note("launch.map.megatron", tp=ttp, pp=tpp, ep=tep, cp=tcp))
+    if t is not None and t.backend == "megatron" and refusal is None:
+        notes.append(note("launch.map.megatron", tp=t.tp, pp=t.pp, ep=t.ep, cp=t.cp))
+    gpus = p.gpus if p is not None else i.gpus
+    separate = rl and p is not None and p.placement == "separate"
+    gen, score, train = ((p.groups.generation, p.groups.scoring, p.groups.training) if rl and p is not None
+                         else (gpus, gpus, gpus))
     layout = LaunchLayout(
         method=i.method, arch=i.arch, policy_b=float(i.policy_b), reward=i.reward, rm_b=float(i.rm_b),
-        gpus=gpus, gpus_per_node=per_node, nodes=nodes, placement=placement,
-        generation_gpus=gen, scoring_gpus=score, training_gpus=train, rollout_tp=tp, rollout_replicas=replicas,
-        rollout_pp=pp, rollout_ep=max(1, eep), gpu_memory_utilization=share,
-        train_backend=backend if backend in ("fsdp", "megatron") else "fsdp",
-        train_tp=ttp, train_pp=tpp, train_ep=tep, train_cp=tcp,
+        gpus=gpus, gpus_per_node=p.gpus_per_node if p is not None else min(gpus, GPUS_PER_NODE),
+        nodes=p.nodes if p is not None else 1, placement="separate" if separate else "colocated",
+        generation_gpus=gen, scoring_gpus=score, training_gpus=train,
+        rollout_tp=e.tensor_parallel if e else 1, rollout_replicas=e.instances if e else gpus,
+        rollout_pp=e.pipeline_parallel if e else 1, rollout_ep=max(1, e.expert_parallel) if e else 1,
+        gpu_memory_utilization=(e.gpu_memory_utilization if e and e.gpu_memory_utilization > 0
+                                else TEACHING_GPU_MEMORY_UTILIZATION),
+        train_backend=t.backend if t is not None else "fsdp", train_tp=t.tp if t else 1, train_pp=t.pp if t else 1,
+        train_ep=t.ep if t else 1, train_cp=t.cp if t else 1,
         group=i.group, rollouts=i.rollouts, kl=float(i.kl), epochs=i.epochs,
         prompt_tokens=i.prompt_tokens, prompt_max_tokens=i.prompt_tokens,  # the lab has one prompt length
         response_tokens=i.response_tokens, response_max_tokens=i.response_max_tokens, staleness=i.staleness,
         engine=i.engine, offload=i.offload, tuning=i.tuning, prompts=i.prompts, pairs=i.pairs,
-        eval_every=i.eval_every,
+        eval_every=i.eval_every, passes=p.batch.passes if p is not None else 1,
+        optimizer_steps=t.optimizer_steps if t is not None else 0,
+        micro_batch_tokens=t.micro_batch_tokens if t is not None else 16_384,
+        max_num_seqs=e.max_num_seqs if e else 256, rollout_dtype=e.dtype if e else "bf16",
+        oversample=p.oversample if p is not None else 1.0,
+        partial_rollouts=bool(p.partial_rollouts) if p is not None else False,
     )
     return Mapped(layout, tuple(notes), refusal, fit_gpus)
-

@@ -23,6 +23,7 @@ from app.launch.common import (
     divisors,
     fit_prompts,
     note,
+    plan_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
@@ -114,13 +115,20 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             return None, note("launch.reason.not_whole_nodes", role=role, gpus=gpus, per_node=layout.gpus_per_node)
         placed[role] = nodes
     actor_gpus = placed_gpus["actor"]
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
-    batch = None if prompts is None else train_batch(prompts * rl.group, actor_gpus)
+    per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
+    planned = plan_batch(rl.prompts_per_step, rl.group, actor_gpus, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, batch = planned[0], planned[1] * rl.group
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, actor_gpus)
+        batch = None if prompts is None else train_batch(prompts * rl.group, actor_gpus)
     if prompts is None or batch is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=actor_gpus)
     samples = prompts * rl.group
 
     b = Builder("openrlhf", OPENRLHF_FLAGS)
+    if planned is None and per_epoch:
+        b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=actor_gpus, used=samples // batch)
     colocated = layout.placement == "colocated"
     b.add("--actor.model_name_or_path", rl.model_path)
     for role in ("actor", "ref", "critic", "reward"):
@@ -158,8 +166,24 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("--data.max_len", rl.max_len)
     b.add("--train.batch_size", batch)
     b.add("--train.micro_batch_size", 1)
+    # the plan's token-budget micro-batches: dynamic batching over packed samples (both off by default)
+    b.add("--train.dynamic_batch_enable")
+    b.add("--train.max_tokens_per_gpu", max(layout.micro_batch_tokens, rl.max_len))
+    b.add("--ds.packing_samples")
+    if layout.train_cp > 1:
+        b.add("--ds.ring_attn_size", layout.train_cp)  # context parallelism: ring attention over packed samples
     b.add("--train.max_epochs", layout.epochs)
-    b.add("--train.num_episodes", 1)
+    b.add("--train.num_episodes", layout.passes)
+    if layout.oversample > 1:
+        if rl.group > 1:  # DAPO's dynamic sampling: groups all right or all wrong are dropped
+            b.add("--algo.dynamic_filtering_enable")
+        b.unmapped("oversample", oversample=layout.oversample, group=rl.group)
+    if layout.partial_rollouts and not colocated and layout.staleness > 0:
+        b.add("--train.partial_rollout_enable")
+    if layout.rollout_dtype == "fp8":
+        b.unmapped("rollout_dtype")
+    b.unmapped("max_num_seqs", seqs=layout.max_num_seqs)
+    b.unmapped("logits")
     b.add("--algo.kl.init_coef", layout.kl)
     if rl.grpo and rl.ref:
         b.add("--algo.kl.use_loss")
@@ -181,7 +205,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.note("launch.note.critic_from_reward_model" if rl.reward_model else "launch.note.critic_from_policy")
     if layout.placement == "separate" and layout.scoring_gpus > 0 and not (rl.ref or rl.reward_model):
         b.note("launch.note.scoring_gpus_idle", gpus=layout.scoring_gpus)
-    b.note(batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=batch, steps=samples // batch)
+    else:
+        b.note(batch_note("launch.note.train_batch", batch), samples=batch, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=samples)
     b.note("launch.note.openrlhf_data", path=PROMPTS)

@@ -88,10 +88,11 @@ VERL_FLAGS: dict[str, str] = {
         data.max_response_length data.train_max_samples data.prompt_key data.reward_fn_key"""),
     **_table("verl.model", """actor_rollout_ref.model.path actor_rollout_ref.model.enable_gradient_checkpointing
         actor_rollout_ref.model.lora_rank actor_rollout_ref.model.lora_alpha actor_rollout_ref.model.target_modules
-        critic.model.path critic.model.enable_gradient_checkpointing"""),
+        critic.model.path critic.model.enable_gradient_checkpointing actor_rollout_ref.model.use_fused_kernels"""),
     **_table("verl.actor", """actor_rollout_ref.actor.ppo_mini_batch_size actor_rollout_ref.actor.ppo_epochs
         actor_rollout_ref.actor.use_dynamic_bsz actor_rollout_ref.actor.ppo_max_token_len_per_gpu
-        actor_rollout_ref.actor.use_kl_loss actor_rollout_ref.actor.kl_loss_coef actor_rollout_ref.actor.kl_loss_type"""),
+        actor_rollout_ref.actor.use_kl_loss actor_rollout_ref.actor.kl_loss_coef actor_rollout_ref.actor.kl_loss_type
+        actor_rollout_ref.actor.ulysses_sequence_parallel_size"""),
     **_table("verl.fsdp", """actor_rollout_ref.actor.fsdp_config.optimizer_offload
         actor_rollout_ref.actor.fsdp_config.param_offload actor_rollout_ref.ref.fsdp_config.param_offload
         critic.fsdp.optimizer_offload critic.fsdp.param_offload"""),
@@ -108,8 +109,9 @@ VERL_FLAGS: dict[str, str] = {
         actor_rollout_ref.rollout.pipeline_model_parallel_size
         actor_rollout_ref.rollout.gpu_memory_utilization actor_rollout_ref.rollout.load_format
         actor_rollout_ref.rollout.nnodes actor_rollout_ref.rollout.n_gpus_per_node
-        actor_rollout_ref.rollout.checkpoint_engine.backend"""),
-    **_table("verl.critic", """critic.use_dynamic_bsz critic.ppo_max_token_len_per_gpu"""),
+        actor_rollout_ref.rollout.checkpoint_engine.backend actor_rollout_ref.rollout.max_num_seqs
+        actor_rollout_ref.rollout.quantization"""),
+    **_table("verl.critic", """critic.use_dynamic_bsz critic.ppo_max_token_len_per_gpu critic.ulysses_sequence_parallel_size"""),
     **_table("verl.reward", """reward.custom_reward_function.path reward.custom_reward_function.name
         reward.reward_model.enable reward.reward_model.model_path reward.reward_model.enable_resource_pool
         reward.reward_model.nnodes reward.reward_model.n_gpus_per_node reward.reward_model.rollout.name
@@ -127,6 +129,8 @@ _PPO_RAY = """actor.model_name_or_path actor.num_nodes actor.num_gpus_per_node a
     rollout.batch_size rollout.micro_batch_size rollout.n_samples_per_prompt rollout.max_new_tokens
     algo.advantage.estimator algo.kl.init_coef algo.kl.use_loss algo.kl.estimator
     data.prompt_dataset data.input_key data.label_key ds.enable_sleep
+    train.dynamic_batch_enable train.max_tokens_per_gpu ds.packing_samples ds.ring_attn_size
+    algo.dynamic_filtering_enable train.partial_rollout_enable
     """
 _DPO = """model.model_name_or_path model.beta model.gradient_checkpointing_enable data.dataset data.chosen_key
     data.rejected_key ds.lora.rank ds.lora.alpha"""
@@ -141,7 +145,7 @@ OPENRLHF_FLAGS: dict[str, str] = {
 
 # TRL: ``--name value`` to ``trl/scripts/{grpo,dpo}.py``, parsed into its dataclasses.
 TRL_FLAGS: dict[str, str] = {
-    **{f"--{n}": "trl.grpo_config" for n in ["num_generations", "max_completion_length", "use_vllm", "vllm_mode", "vllm_tensor_parallel_size", "vllm_gpu_memory_utilization", "vllm_server_host", "steps_per_generation", "num_iterations"]},
+    **{f"--{n}": "trl.grpo_config" for n in ["num_generations", "max_completion_length", "use_vllm", "vllm_mode", "vllm_tensor_parallel_size", "vllm_gpu_memory_utilization", "vllm_server_host", "steps_per_generation", "num_iterations", "vllm_enable_sleep_mode"]},
     **{f"--{n}": "trl.dpo_config" for n in ["max_length"]},
     **{f"--{n}": "trl.base_config" for n in ["bf16", "gradient_checkpointing", "logging_steps"]},
     "--beta": "trl.grpo_config",

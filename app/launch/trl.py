@@ -27,6 +27,7 @@ from app.launch.common import (
     fit_prompts,
     mini_batch,
     note,
+    plan_batch,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
 from app.launch.layout import LaunchLayout
@@ -91,13 +92,20 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     if processes % nodes:
         return None, note("launch.reason.not_whole_nodes", role="trainer", gpus=processes,
                           per_node=layout.gpus_per_node)
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, processes)
-    mini = None if prompts is None else mini_batch(prompts, rl.group, processes)
+    per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
+    planned = plan_batch(rl.prompts_per_step, rl.group, processes, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, mini = planned
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, processes)
+        mini = None if prompts is None else mini_batch(prompts, rl.group, processes)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=processes)
     samples, mini_seq = prompts * rl.group, mini * rl.group
 
     b = Builder("trl", TRL_FLAGS)
+    if planned is None and per_epoch:
+        b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=processes, used=prompts // mini)
     b.add("--model_name_or_path", rl.model_path)
     b.add("--dataset_name", PROMPTS)
     if rl.reward_model:
@@ -126,12 +134,28 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             b.add("--vllm_mode", "colocate")
             b.add("--vllm_tensor_parallel_size", layout.rollout_tp)
             b.add("--vllm_gpu_memory_utilization", layout.gpu_memory_utilization)
+            # the estimate's engine sleeps while the trainer runs (weights to host memory, KV cache freed);
+            # GRPOConfig's default keeps its memory through training (vllm_enable_sleep_mode False)
+            b.add("--vllm_enable_sleep_mode", True)
+        b.unmapped("max_num_seqs", seqs=layout.max_num_seqs)
+        if layout.rollout_dtype == "fp8":
+            b.unmapped("rollout_dtype")
     else:
         b.note("launch.note.trl_hf_generate")
+    b.add("--num_train_epochs", layout.passes)  # TrainingArguments' default is 3 passes over the prompts
+    if layout.train_cp > 1:
+        b.unmapped("cp", cp=layout.train_cp)
+    b.unmapped("micro_batch_tokens", tokens=layout.micro_batch_tokens)
+    if layout.oversample > 1:
+        b.unmapped("oversample", oversample=layout.oversample)
+    b.unmapped("logits")
     _common(b, layout)
     b.note("launch.note.trl_batch", processes=processes, accumulation=mini_seq // processes, sequences=mini_seq,
            generation=samples // processes, samples=samples)
-    b.note(batch_note("launch.note.mini_batch", mini_seq), sequences=mini_seq, target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=mini_seq, steps=samples // mini_seq)
+    else:
+        b.note(batch_note("launch.note.mini_batch", mini_seq), sequences=mini_seq, target=TARGET_BATCH_SEQUENCES)
     if samples != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=samples)
     if layout.placement == "separate" and layout.scoring_gpus > 0:

@@ -17,7 +17,6 @@ from app.launch.common import (
     REF_OFFLOAD_ABOVE_B,
     RM_ENGINE_GB,
     TARGET_BATCH_SEQUENCES,
-    TOKEN_BUDGET_FLOOR,
     Builder,
     Command,
     Note,
@@ -25,6 +24,7 @@ from app.launch.common import (
     fit_prompts,
     mini_batch,
     note,
+    plan_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, rounded_key
@@ -86,13 +86,21 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         return None, note("launch.reason.megatron_split", gpus=trainer_gpus, tp=layout.train_tp, pp=layout.train_pp,
                           cp=layout.train_cp)
     world = trainer_gpus // model_parallel if megatron else trainer_gpus  # data-parallel ranks share the batch
-    prompts = fit_prompts(rl.prompts_per_step, rl.group, world)
-    mini = None if prompts is None else mini_batch(prompts, rl.group, world)
+    per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
+    planned = plan_batch(rl.prompts_per_step, rl.group, world, per_epoch) if per_epoch else None
+    if planned is not None:
+        prompts, mini = planned
+    else:
+        prompts = fit_prompts(rl.prompts_per_step, rl.group, world)
+        mini = None if prompts is None else mini_batch(prompts, rl.group, world)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=world)
 
     b = Builder("verl", VERL_FLAGS, style="hydra")
-    budget = max(TOKEN_BUDGET_FLOOR, 2 * rl.max_len)  # perf_tuning.rst: at least 2 × (max prompt + max response)
+    if planned is None and per_epoch:
+        b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=world, used=prompts // mini)
+    # the plan's micro-batch token budget (ppo_max_token_len_per_gpu), never below one longest sequence
+    budget = max(layout.micro_batch_tokens, rl.max_len)
     offload = layout.offload == "optimizer"
     b.add("algorithm.adv_estimator", "grpo" if rl.grpo else "gae")
     b.add("data.train_files", TRAIN_FILES)
@@ -107,6 +115,9 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.add("actor_rollout_ref.hybrid_engine", False)  # no rollout replicas on the trainer pool
     b.add("actor_rollout_ref.model.path", rl.model_path)
     b.add("actor_rollout_ref.model.enable_gradient_checkpointing", True)
+    # the estimate never holds the whole fp32 logits of a micro-batch: the fused log-prob kernel (hf_model.yaml
+    # use_fused_kernels, False by default) computes them without materialising the logits
+    b.add("actor_rollout_ref.model.use_fused_kernels", True)
     if layout.tuning == "lora":
         b.add("actor_rollout_ref.model.lora_rank", LORA_RANK)
         b.add("actor_rollout_ref.model.lora_alpha", LORA_ALPHA)
@@ -134,6 +145,8 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
                cp=layout.train_cp, dp=world)
     else:
         b.add("actor_rollout_ref.actor.fsdp_config.optimizer_offload", offload)
+        if layout.train_cp > 1:  # FSDP's context parallelism is Ulysses sequence parallelism (engine/fsdp.yaml)
+            b.add("actor_rollout_ref.actor.ulysses_sequence_parallel_size", layout.train_cp)
         if ref_offload:
             b.add("actor_rollout_ref.ref.fsdp_config.param_offload", True)
     if ref_offload:
@@ -149,6 +162,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         # expert_parallel_size == tensor_model_parallel_size × data_parallel_size (workers/config/rollout.py), DP 1
         b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_tp)
     b.add("actor_rollout_ref.rollout.gpu_memory_utilization", layout.gpu_memory_utilization)
+    b.add("actor_rollout_ref.rollout.max_num_seqs", layout.max_num_seqs)  # the plan's batch (rollout.yaml: 256)
+    if layout.rollout_dtype == "fp8":
+        b.add("actor_rollout_ref.rollout.quantization", "fp8")
+    if layout.oversample > 1:
+        b.unmapped("oversample", oversample=layout.oversample)
+    if layout.partial_rollouts:
+        b.unmapped("partial_rollouts")
     if layout.tuning == "lora":
         b.add("actor_rollout_ref.rollout.load_format", "safetensors")
     if rollout_nodes is not None:
@@ -164,6 +184,8 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.add("critic.model.enable_gradient_checkpointing", True)
         b.add("critic.use_dynamic_bsz", True)
         b.add("critic.ppo_max_token_len_per_gpu", 2 * budget)  # perf_tuning.rst: critic ≥ 2 × the actor's limit
+        if layout.train_cp > 1 and not megatron:
+            b.add("critic.ulysses_sequence_parallel_size", layout.train_cp)
         if megatron:
             b.add("critic.megatron.tensor_model_parallel_size", layout.train_tp)
             b.add("critic.megatron.pipeline_model_parallel_size", layout.train_pp)
@@ -198,15 +220,18 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         b.note("launch.note.verl_async", staleness=layout.staleness)
     b.add("trainer.nnodes", trainer_nodes[0])
     b.add("trainer.n_gpus_per_node", trainer_nodes[1])
-    b.add("trainer.total_epochs", 1)
+    b.add("trainer.total_epochs", layout.passes)
     b.add("trainer.save_freq", layout.eval_every)
     b.add("trainer.test_freq", layout.eval_every)
     b.add("trainer.default_local_dir", PLACEHOLDER_CHECKPOINTS + "/verl")
     b.add("trainer.logger", LOGGER)
     b.note("launch.note.checkpoints_last", steps=layout.eval_every, path=PLACEHOLDER_CHECKPOINTS + "/verl")  # fit() saves at is_last_step too
     b.note("launch.note.logger_tensorboard")
-    b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
-           target=TARGET_BATCH_SEQUENCES)
+    if planned is not None:
+        b.note("launch.note.plan_batch", sequences=mini * rl.group, steps=prompts // mini)
+    else:
+        b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,
+               target=TARGET_BATCH_SEQUENCES)
     if prompts * rl.group != layout.rollouts:
         b.note(rounded_key(rl), rollouts=layout.rollouts, used=prompts * rl.group)
     if layout.tuning == "lora":

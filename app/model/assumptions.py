@@ -350,6 +350,12 @@ _CONSTANTS = (
     # --- display decisions, made once in the model (Step.generation_is_whole, Step.scoring_hidden_all) -------
     Constant("whole_step_share", 0.995, "of the step"),  # generation this much of the step: the step *is* generation
     Constant("hidden_seconds_threshold_s", 0.5, "s"),  # scoring hidden (or left) below this is shown as none
+    # the step's legend names idle GPU time only above this: less rounds to nothing at the precision it prints
+    Constant("idle_shown_min_gpu_s", 0.5, "GPU-s"),
+    # --- decision cards: where a card's advice changes (app/model/decisions/) -----------------------------------
+    Constant("tail_share_worth_work", 0.25, "of generation"),  # the longest response's share: the tail is the work
+    Constant("generation_share_worth_work", 0.5, "of the step"),  # generation this much of the step: worth speeding
+    Constant("kl_too_strong", 0.5, "β"),  # a KL coefficient this large holds the policy at the reference
     # --- placement: the reference layout `separate` is compared with (OpenRLHF's 8-GPU 7B layout) -------
     Constant("separate_min_gpus", 4.0, "GPUs"),
     # --- rewards ------------------------------------------------------------------------------------------
@@ -423,6 +429,10 @@ COLLECTIVE_LATENCY_S = c("collective_latency_s")
 SEPARATE_MIN_GPUS = int(c("separate_min_gpus"))
 WHOLE_STEP_SHARE = c("whole_step_share")
 HIDDEN_SECONDS_THRESHOLD_S = c("hidden_seconds_threshold_s")
+IDLE_SHOWN_MIN_GPU_S = c("idle_shown_min_gpu_s")
+TAIL_SHARE_WORTH_WORK = c("tail_share_worth_work")
+GENERATION_SHARE_WORTH_WORK = c("generation_share_worth_work")
+KL_TOO_STRONG = c("kl_too_strong")
 DPO_BATCH_PAIRS = c("dpo_batch_pairs")
 EVAL_GATE_MAX_STEPS = c("eval_gate_max_steps")
 SCALED_ROLLOUTS_MIN = c("scaled_rollouts_min")

@@ -14,7 +14,6 @@ from functools import cache
 from app.model.evaluate import evaluate
 from app.model.inputs import PARAM_NAMES
 from app.model.scenarios import PRESETS, WALKTHROUGH
-from app.model.stages import RL_LOOP_STAGES
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
@@ -63,7 +62,7 @@ def card_diff(n: int) -> CardDiff | None:
         return None
     p = PRESETS[card - 1]
     a, b = evaluate(p.inputs), evaluate(WALKTHROUGH[n - 1].inputs)
-    if a.stage not in RL_LOOP_STAGES or b.stage not in RL_LOOP_STAGES or not (a.timed and b.timed):
+    if not (a.plan.rl and b.plan.rl and a.timed and b.timed):
         return None
     if abs(a.step.total_s - b.step.total_s) <= SAME_STEP_REL * a.step.total_s:
         return None

@@ -26,7 +26,6 @@ from app.model.evaluate import Result, evaluate, rl_step  # noqa: F401 - evaluat
 from app.model.inputs import NUMBER_SPECS, WorkloadInputs
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
-from app.model.stages import RL_LOOP_STAGES
 
 GPU_COUNTS: tuple[int, ...] = tuple(int(g) for g in NUMBER_SPECS["gpus"].ladder)  # the sweep's x values
 
@@ -77,14 +76,14 @@ def _sweep(base: WorkloadInputs) -> tuple[GpuPoint, ...]:
     return tuple(_point(_StepOnly(*rl_step(base.model_copy(update={"gpus": g}))), g) for g in GPU_COUNTS)  # type: ignore[arg-type]
 
 
-def step_vs_gpus(inputs: WorkloadInputs, stage: str) -> GpuSweep:
+def step_vs_gpus(inputs: WorkloadInputs, rl_loop: bool) -> GpuSweep:
     """The state's step at every GPU count of the ladder (the inputs' own count marked).
 
-    >>> sweep = step_vs_gpus(WorkloadInputs(), "ppo_loop")
+    >>> sweep = step_vs_gpus(WorkloadInputs(), True)
     >>> [p.gpus for p in sweep.points][:4], sweep.current, sweep.rl_loop
     ([1, 2, 4, 8], 8, True)
     """
-    if stage not in RL_LOOP_STAGES:  # before the loop and under DPO there is no RL step to draw
+    if not rl_loop:  # before the loop and under DPO there is no RL step to draw
         return GpuSweep(points=(), current=inputs.gpus, rl_loop=False)
     base = inputs.model_copy(update={"gpus": NUMBER_SPECS["gpus"].default, "step": None})
     return GpuSweep(points=_sweep(base), current=inputs.gpus, rl_loop=True)
@@ -120,7 +119,7 @@ def step_phases(r: Result) -> StepPhases:
              ("sync", s.sync_s))
     phases = tuple(Phase(part, seconds) for part, seconds in parts if seconds > 0 or part == "gen")
     summed = sum(p.seconds for p in phases)
-    loop = r.stage in RL_LOOP_STAGES
+    loop = r.plan.rl
     return StepPhases(phases=phases, total_s=s.total_s, overlapped_s=max(0.0, summed - s.total_s),
                       rl_loop=loop and r.timed and s.total_s > 0,
                       at_gpus=r.timed_gpus if r.timed_elsewhere else 0, untimed=loop and not r.timed)
@@ -142,6 +141,8 @@ class MemoryChart:
     usable_gb: float
     gpu_gb: float
     fits: bool
+    peak_gb: float = 0.0                        # the one memory figure: the fullest GPU as nvidia-smi shows it
+    phases: tuple[tuple[str, float], ...] = ()  # (phase, GB) of the fullest GPU in each phase
 
 
 def memory(r: Result) -> MemoryChart:
@@ -154,7 +155,8 @@ def memory(r: Result) -> MemoryChart:
     lanes = tuple(MemoryLane(lane=x.lane, gpus=x.gpus, parts=tuple(x.parts), total_gb=x.total_gb, over=x.over,
                              kv=any(part == "kv" for part, _ in x.parts)) for x in r.memory_lanes)
     return MemoryChart(lanes=lanes, usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb,
-                       fits=r.memory.fits)
+                       fits=r.memory.fits, peak_gb=r.cost.per_gpu_gb,
+                       phases=tuple((p.phase, p.gb) for p in r.cost.memory_by_phase))
 
 
 __all__ = ["GPU_COUNTS", "GpuPoint", "GpuSweep", "MemoryChart", "StepPhases", "memory", "step_phases",

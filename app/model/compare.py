@@ -66,14 +66,16 @@ def _phase_rows(r: Result) -> dict[str, float | None]:
     has_run = run is not None and c.step_s is not None
     return {"generation_s": c.generation_s, "scoring_s": c.scoring_s, "training_s": c.training_s,
             "sync_s": c.sync_s, "step_s": c.step_s, "timed_gpus": c.timed_gpus if c.step_s is not None else None,
-            "memory_gb": c.per_gpu_gb, "states_gb": c.total_gb,
+            "memory_gb": c.per_gpu_gb,
+            "training_gb": next((p.gb for p in c.memory_by_phase if p.phase == "training"), None),
+            "states_gb": c.total_gb,
             "min_gpus": c.min_gpus or None, "run_steps": run.steps if has_run else None,
             "run_s": 3600 * run.hours if has_run else None, "gpu_hours": run.gpu_hours if has_run else None}
 
 
 ROW_UNITS = {"generation_s": "dur", "scoring_s": "dur", "training_s": "dur", "sync_s": "dur", "step_s": "dur",
              "timed_gpus": "gpus",
-             "memory_gb": "gb", "states_gb": "gb", "min_gpus": "gpus", "run_steps": "n", "run_s": "dur",
+             "memory_gb": "gb", "training_gb": "gb", "states_gb": "gb", "min_gpus": "gpus", "run_steps": "n", "run_s": "dur",
              "gpu_hours": "g3"}
 ROW_IDS = tuple(ROW_UNITS)
 

@@ -14,6 +14,7 @@ from app.model.physics.offline import Dpo, Run, Stages, dpo_run, dpo_timed, offl
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
+from app.model.plan import Plan, resolve, rl_memory_by_phase
 from app.model.reasons import Reason, reasons
 from app.model.stage_cost import (
     StageCost,
@@ -58,6 +59,7 @@ class Result(NamedTuple):
     timed_gpus: int | None = None  # the GPU count ``step`` is timed on: the state's own when its models fit, the
     #                                fewest that fit when they do not, None when none up to 4,096 does (no time)
     cost: StageCost | None = None  # the stage's memory, fit and step by phase (``stage_cost``)
+    plan: Plan | None = None       # the resolved run every surface and launch command reads (``plan.resolve``)
 
     @property
     def timed(self) -> bool:
@@ -108,7 +110,9 @@ def evaluate(inputs: WorkloadInputs) -> Result:
         run = rl_run(i.model_copy(update={"gpus": timed_at}), step) if timed else None
     remedies = fit_remedies(rl) if rl_loop and not timed else ()
 
-    cost = stage_cost(stage, i, gpu, memory, dpo_cost, offline, step, timed_at)
+    # the state's own GPUs as nvidia-smi shows them, phase by phase (the step on the GPUs given, fit or not)
+    phases = rl_memory_by_phase(rl, given, memory) if rl_loop else ()
+    cost = stage_cost(stage, i, gpu, memory, dpo_cost, offline, step, timed_at, phases)
     mem_meter = stage_memory_meter(cost, i, gpu)
     at = timed_at if at_min is not None else None  # a time figure's label "at N GPUs", when not the state's own
     dpo_at = dpo_cost.timed_gpus if dpo_cost.timed_gpus != i.gpus else None  # the same for DPO's own step
@@ -138,12 +142,21 @@ def evaluate(inputs: WorkloadInputs) -> Result:
                         tail_bound=timed and step.tail_s > 0)
     decisions = decide(inputs=i, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
                        gated=is_gated(i), cost=cost, timed_gpus=timed_at, run=run)
+    if at_min is None:
+        plan_w, plan_memory, plan_phases = w, memory, cost.memory_by_phase
+    else:  # the plan is the run on the fewest GPUs that fit
+        at = effective(rl.model_copy(update={"gpus": timed_at}))
+        plan_w, plan_memory, plan_phases = workload(at, gpu), ppo_memory(at, gpu, at_min), ()
+    plan = resolve(inputs=rl if rl_loop else i, kind=loop, gpu=gpu, w=plan_w, step=step, memory=plan_memory,
+                   dpo=dpo_cost, run=run, fits=cost.fits, min_gpus=cost.min_gpus, timed_gpus=cost.timed_gpus,
+                   step_s=cost.step_s, usable_gb=cost.usable_gb, stage_per_gpu_gb=cost.per_gpu_gb,
+                   memory_by_phase=plan_phases)
     return Result(
         inputs=i, stage=stage, meters=meter_map, nodes=nodes, edges=edge_states(i, stage, active),
         bottleneck=bottleneck, decisions=decisions, step=step, memory=memory, dpo=dpo_cost, offline=offline,
         reasons=reasons(i, stage, step, memory, dpo_cost, offline, bottleneck, mem_meter, at_min, remedies,
-                        timed_gpus=timed_at),
-        run=run, step_at_min_gpus=at_min, fit_remedies=remedies, timed_gpus=timed_at, cost=cost,
+                        timed_gpus=timed_at, trains_rm=cost.trains_rm),
+        run=run, step_at_min_gpus=at_min, fit_remedies=remedies, timed_gpus=timed_at, cost=cost, plan=plan,
     )
 
 

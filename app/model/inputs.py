@@ -19,7 +19,17 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, create_model, model_validator
 
 from app.model.architectures import SHAPE_NAMES, shape_arch
-from app.model.assumptions import ARCH_IDS, ARCHS, GPUS, MICRO_BATCH_TOKENS_PER_GPU, SEPARATE_MIN_GPUS
+from app.model.assumptions import (
+    ARCH_IDS,
+    ARCHS,
+    DECODE_BANDWIDTH_EFFICIENCY,
+    DECODE_STEP_OVERHEAD_VLLM_S,
+    FORWARD_MFU,
+    GPUS,
+    MICRO_BATCH_TOKENS_PER_GPU,
+    SEPARATE_MIN_GPUS,
+    TRAIN_MFU,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +146,30 @@ SHAPE_NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("kv_lora_rank", 0, 0, 8_192, True, "latent", (0, 8_192), "model", "kv_lora_rank (MLA; 0: none)"),
 )
 assert tuple(s.name for s in SHAPE_NUMBERS) == SHAPE_NAMES
+# The factors a run's own log pins (``POST /api/calibrate``, app/calibrate/fit.py): optional, absent by default, and
+# absent means the lab's own constant (``default`` here is that constant, for the texts; refit_s: the modelled refit,
+# 0 standing in).  The range is the fit's bound: a fitted value never leaves it.  Each replaces the constant at the one
+# place the physics uses it (docs/calibrate.md, "Factors").
+FACTOR_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("decode_bandwidth_efficiency", DECODE_BANDWIDTH_EFFICIENCY, 0.05, 1.0, False, "of HBM bandwidth",
+               (0.05, 1.0), "factor", "fraction of the datasheet HBM bandwidth a decode step reads at (the lab's "
+               "decode_bandwidth_efficiency)"),
+    NumberSpec("decode_step_overhead_s", DECODE_STEP_OVERHEAD_VLLM_S, 0.0, 0.5, False, "s per decode step",
+               (0.0, 0.5), "factor", "fixed seconds each decode step adds (the lab's decode_step_overhead_vllm_s or "
+               "_hf_s)"),
+    NumberSpec("scoring_mfu", FORWARD_MFU, 0.01, 0.9, False, "of peak BF16", (0.01, 0.9), "factor",
+               "utilisation of the scoring forwards: old log-probs, reference, values, reward model (the lab's "
+               "forward_mfu)"),
+    NumberSpec("train_mfu", TRAIN_MFU, 0.01, 0.9, False, "of peak BF16", (0.01, 0.9), "factor",
+               "training utilisation of the RL loop's models (the lab's train_mfu)"),
+    NumberSpec("refit_s", 0.0, 0.0, 3_600.0, False, "s per step", (0.0, 3_600.0), "factor",
+               "seconds of the weight refit (colocated: refit and engine wake; separate: the weight broadcast) each "
+               "step, in place of the modelled one"),
+)
+FACTOR_NAMES: tuple[str, ...] = tuple(s.name for s in FACTOR_NUMBERS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
 SHAPE_SPECS = {s.name: s for s in SHAPE_NUMBERS}
+FACTOR_SPECS = {s.name: s for s in FACTOR_NUMBERS}
 CHOICE_SPECS = {s.name: s for s in CHOICES}
 PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's order (the canonical query's order)
     "demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",  # workload
@@ -181,7 +213,7 @@ class _Inputs(BaseModel):
     def query(self, **changes: object) -> dict[str, str]:
         """The canonical query parameters (every contract parameter, ``step`` only when set)."""
         out = {name: fmt_param(changes[name] if name in changes else getattr(self, name)) for name in PARAM_NAMES}
-        for name in SHAPE_NAMES:  # the custom shape's fields, when set
+        for name in (*SHAPE_NAMES, *FACTOR_NAMES):  # the custom shape's fields and the fitted factors, when set
             value = changes[name] if name in changes else getattr(self, name)
             if value is not None:
                 out[name] = fmt_param(value)
@@ -205,6 +237,15 @@ def _shape_field(spec: NumberSpec) -> tuple[object, object]:
                     "empty = absent)")
 
 
+def _factor_field(spec: NumberSpec) -> tuple[object, object]:
+    schema = {"anyOf": [{"type": "number", "minimum": spec.minimum, "maximum": spec.maximum},
+                        {"type": "null"}, {"type": "string", "enum": [""]}]}
+    return Annotated[float | None, BeforeValidator(_empty_is_absent), WithJsonSchema(schema)], Field(
+        None, ge=spec.minimum, le=spec.maximum,
+        description=f"{spec.description} ({spec.unit}; fitted to your run by POST /api/calibrate; absent or empty = "
+                    "the lab's own value)")
+
+
 def _field(spec: NumberSpec | ChoiceSpec) -> tuple[object, object]:
     if isinstance(spec, ChoiceSpec):
         return Literal[spec.choices], Field(spec.default, description=spec.description)  # type: ignore[valid-type]
@@ -219,6 +260,7 @@ WorkloadInputs = create_model(  # the JSON API's query model, generated from NUM
     __doc__="The workload, validated strictly (the JSON API's query model).",
     **{s.name: _field(s) for s in (*NUMBERS, *CHOICES)},
     **{s.name: _shape_field(s) for s in SHAPE_NUMBERS},
+    **{s.name: _factor_field(s) for s in FACTOR_NUMBERS},
     step=(int | None, Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")),
 )
 WorkloadInputs.__module__ = __name__
@@ -332,6 +374,15 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
         value, kind = _number(spec, text)
         if kind:
             shape_notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], "" if value is None else fmt_param(value)))
+        if value is not None:
+            values[spec.name] = value
+    for spec in FACTOR_NUMBERS:  # optional, as the shape's: empty is absent (the lab's own value), silently
+        text = _text(query, spec.name)
+        if not text:
+            continue
+        value, kind = _number(spec, text)
+        if kind:
+            notices.append(Notice(spec.name, kind, text[:_MAX_ECHO], "" if value is None else fmt_param(value)))
         if value is not None:
             values[spec.name] = value
     arch_text = _text(query, "arch")

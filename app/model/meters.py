@@ -32,16 +32,27 @@ UNTIMED_FIGURE = "meter.time.figure_nofit"
 UNTIMED_FIGURES = (UNTIMED_FIGURE, "meter.eval_need.figure_nofit")
 
 
+# A sentence's arguments: the values a catalogue text quotes ({seconds:dur} …).  Texts quote them; no decision
+# should read one back (a renamed argument would change a decision unseen).
+TextArgs = dict[str, str | int | float | None]
+
+
 class Meter(NamedTuple):
-    """One meter (a named tuple: immutable and cheap to build)."""
+    """One meter: its level and sentences, and the facts readers decide on as typed fields (never read back out of
+    the sentence's key or arguments)."""
 
     id: str
     value: int                # 0..100
     level: str                # ok | warn | hot
     figure: str               # catalogue key of the physical figure sentence
-    figure_args: dict         # its arguments
+    figure_args: TextArgs     # its arguments
     formula: str              # catalogue key of the formula
-    formula_args: dict
+    formula_args: TextArgs
+    fits: bool = True         # the memory meter: the stage's models fit on the GPUs given
+    min_gpus: int | None = None  # the memory meter: the fewest GPUs that fit (None: none, or not a memory meter)
+    per_gpu_gb: float = 0.0   # the memory meter: the one memory figure of the fullest GPU
+    at_gpus: int | None = None  # a time meter timed on other GPUs than the state's (the fewest that fit)
+    beyond_run: bool = False  # the eval meter: the run ends before its first eval
 
 
 def log_scale(x: float, low: float, high: float) -> float:
@@ -62,10 +73,10 @@ def level(value: float, warn: float = METER_WARN, hot: float = METER_HOT) -> str
 
 
 def _meter(id_: str, value: float, lvl: str | None, figure: str, figure_args: dict, formula: str,
-           formula_args: dict) -> Meter:
+           formula_args: dict, **facts: object) -> Meter:
     v = int(round(min(100.0, max(0.0, value))))
     return Meter(id=id_, value=v, level=lvl or level(v), figure=figure, figure_args=figure_args, formula=formula,
-                 formula_args=formula_args)
+                 formula_args=formula_args, **facts)  # type: ignore[arg-type]
 
 
 def _at(args: dict, at_gpus: int | None) -> dict:
@@ -90,6 +101,7 @@ def rollout_load(generation_s: float, generation_gpu_s: float, share: float, act
         figure,
         _at({"seconds": generation_s, "gpu_seconds": generation_gpu_s, "share": share * 100}, at_gpus),
         "meter.time.formula", {"seconds": generation_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+        at_gpus=at_gpus,
     )
 
 
@@ -116,14 +128,18 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
         "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
         figure, _at({"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s}, at_gpus),
         "meter.time.formula", {"seconds": scoring_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+        at_gpus=at_gpus,
     )
 
 
 def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int, gpu_memory_gb: float,
-                 fits: bool, min_gpus: int | None, what: str) -> Meter:
-    """Per-GPU memory of the fullest GPU as a percentage of usable memory (90 % of the card)."""
+                 fits: bool, min_gpus: int | None, what: str, need_gb: float | None = None) -> Meter:
+    """Per-GPU memory of the fullest GPU (the plan's one figure, as nvidia-smi shows it) as a percentage of usable
+    memory (90 % of the card); its level from what that GPU needs (``need_gb``: an inference engine reserves its
+    share up front, so the reservation alone never makes a state "tight")."""
     pct = 100.0 * per_gpu_gb / usable_gb
-    lvl = "hot" if not fits else level(pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
+    need_pct = 100.0 * (per_gpu_gb if need_gb is None else need_gb) / usable_gb
+    lvl = "hot" if not fits else level(need_pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
     args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
             "pct": pct, "min_gpus": min_gpus or 0, "what": what}
     # an RL loop's fullest GPU leaves out the engine's KV cache, which takes whatever memory is left (paged): the
@@ -135,19 +151,20 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
         figure += "_one"  # one card: no "fullest of", no "each" (「1 张卡里最满的一张」)
     formula = "meter.train_memory.formula_one" if gpus == 1 else "meter.train_memory.formula"
     return _meter("train_memory", pct if fits else 100, lvl, figure, args, formula,
-                  {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct})
+                  {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct}, fits=fits, min_gpus=min_gpus or None,
+                  per_gpu_gb=per_gpu_gb)
 
 
 def memory_fits(m: Meter) -> bool:
     """Whether the memory meter's state fits (its figure is none of the does-not-fit ones): what the stage header and
     the why-panel need to name memory as the bottleneck."""
-    return not m.figure.startswith(("meter.train_memory.figure_nofit", "meter.train_memory.figure_never"))
+    return m.fits
 
 
 def nofit_reason(m: Meter, offload: str) -> str:
     """The why-panel's bottleneck key of a state whose model states do not fit: "add GPUs (at least N)" only when
     some count fits (``min_gpus``); with none, no "add GPUs", and no "offload first" when offload is already on."""
-    if m.figure_args["min_gpus"]:
+    if m.min_gpus:
         return "why.bottleneck.nofit"
     return "why.bottleneck.nofit_never" + ("_offloaded" if offload != "none" else "")
 
@@ -159,7 +176,7 @@ def memory_reason(m: Meter, one: bool) -> str:
     if memory_fits(m):
         key = "why.memory.fits" if m.level != "hot" else "why.memory.tight"
     else:
-        key = "why.memory.nofit" if m.figure_args["min_gpus"] else "why.memory.nofit_never"
+        key = "why.memory.nofit" if m.min_gpus else "why.memory.nofit_never"
     return key + ("_one" if one else "")
 
 
@@ -243,4 +260,5 @@ def eval_need(samples_between: float, hours_between: float | None, active: bool,
         _at({"samples": samples_between, "hours": hours_between, "batch": DPO_BATCH_PAIRS,
              **({"run_steps": run[0], "run_hours": run[1]} if run else {})}, at_gpus),
         "meter.eval_need.formula", {"samples": samples_between, "low": METER_EVAL_LOW, "high": METER_EVAL_HIGH},
+        at_gpus=at_gpus, beyond_run=bool(run),
     )

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from app.model import meters
 from app.model.inputs import WorkloadInputs
-from app.model.meters import Meter
+from app.model.meters import Meter, TextArgs
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
@@ -15,7 +15,7 @@ from app.model.stage_cost import loop_of, remedy_args
 
 class Reason(NamedTuple):
     key: str
-    args: dict
+    args: TextArgs
 
 
 
@@ -26,7 +26,7 @@ def _at_suffix(timed_gpus: int | None, gpus: int) -> str:
 
 def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost: Dpo, offline: Stages, bottleneck: str,
             mem_meter: Meter, at_min_gpus: Step | None = None, remedies: tuple[str, ...] = (),
-            timed_gpus: int | None = None) -> tuple[Reason, ...]:
+            timed_gpus: int | None = None, trains_rm: bool = False) -> tuple[Reason, ...]:
     """Why the page looks as it does, most important first.  ``step`` is timed on ``timed_gpus`` (the state's own
     GPUs, or the fewest that fit: ``at_min_gpus`` is then the same step); with no count that fits (None) no reason
     quotes a time."""
@@ -43,15 +43,15 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
         # and the step is the one where they first fit, or none
         if not memory.fits:
             out.append(Reason(key=meters.nofit_reason(mem_meter, i.offload), args={
-                "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"], "min_gpus": mem_meter.figure_args["min_gpus"],
+                "per_gpu_gb": mem_meter.per_gpu_gb, "min_gpus": mem_meter.min_gpus or 0,
                 "gpus": i.gpus}))
         else:
             key = "why.bottleneck.rollout_gen_async" if whole else f"why.bottleneck.{bottleneck}"
             out.append(Reason(key=key, args={
                 "generation_s": step.generation_s, "scoring_s": step.scoring_s, "training_s": step.training_s,
                 "total_s": step.total_s, "share": step.generation_share * 100, "bound": step.gen.bound,
-                "epochs": i.epochs, "per_gpu_gb": mem_meter.figure_args["per_gpu_gb"],
-                "min_gpus": mem_meter.figure_args["min_gpus"]}))
+                "epochs": i.epochs, "per_gpu_gb": mem_meter.per_gpu_gb,
+                "min_gpus": mem_meter.min_gpus or 0}))
         if at_min_gpus is not None:
             # a state that does not fit is not timed as if it ran: the step where it first fits, labelled
             out.append(Reason(key="why.fit.at_min_gpus", args={
@@ -92,7 +92,7 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
         out.append(Reason(key="why.dpo.removes" + _at_suffix(at, i.gpus), args={
             "ppo_gb": memory.total_gb, "dpo_gb": dpo_cost.total_gb, "epoch_s": dpo_cost.epoch_s, "pairs": i.pairs,
             "gpus": at or 0}))
-    elif stage == "reward_model":
+    elif trains_rm:  # before the loop, the reward model trains (``StageCost.trains_rm``)
         at = offline.rm_timed_gpus
         key = "why.offline.rm" + (_at_suffix(at, i.gpus) or one)
         out.append(Reason(key=key, args={"rm_s": offline.rm_epoch_s, "pairs": i.pairs, "rm_b": i.rm_b,

@@ -108,9 +108,12 @@ def _phases(r: Result) -> dict[str, float]:
 
 
 def _memory(r: Result) -> dict[str, float]:
-    """The memory meter's figures: model states, the fullest GPU, its share of usable memory, the fewest GPUs."""
+    """The memory meter's figures: model states, the fullest GPU (as nvidia-smi shows it), its share of usable
+    memory, the fullest GPU while it trains (the plan's training phase), the fewest GPUs."""
     a = r.meters["train_memory"].figure_args
-    return {"states_gb": a["total_gb"], "per_gpu_gb": a["per_gpu_gb"], "mem_pct": a["pct"],
+    train = next((p.gb for p in r.cost.memory_by_phase if p.phase == "training"), a["per_gpu_gb"])
+    return {"states_gb": a["total_gb"], "per_gpu_gb": a["per_gpu_gb"], "mem_pct": a["pct"], "train_gb": train,
+            "train_pct": 100 * train / r.memory.usable_gb,
             "min_gpus": a["min_gpus"], "usable_gb": r.memory.usable_gb, "gpu_gb": a["gpu_gb"],
             "usable_pct": 100 * r.memory.usable_gb / a["gpu_gb"]}
 

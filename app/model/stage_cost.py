@@ -19,11 +19,12 @@ from app.model.assumptions import GPUS, INFER_BYTES_PER_PARAM, USABLE_MEMORY_FRA
 from app.model.inputs import WorkloadInputs, effective
 from app.model.meters import Meter, memory_what, train_memory
 from app.model.physics.architecture import policy_arch
-from app.model.physics.memory import Lane, lane
+from app.model.physics.memory import Lane, lane, whole_hosts
 from app.model.physics.offline import Dpo, Stages
 from app.model.physics.step import Step, ppo_step
 from app.model.physics.step_memory import Memory, ppo_memory
 from app.model.physics.workload import workload
+from app.model.plan import PhaseMemory
 from app.model.stages import RL_LOOP_STAGES
 
 # What may make a loop fit that fits on no GPU count up to 4,096, tried one at a time (``fit_remedies``): the
@@ -80,13 +81,18 @@ class StageCost:
 
     stage: str
     loop: str                # what trains in this stage (``loop_of``): rl (an online RL loop) | dpo | none (SFT, RM)
-    per_gpu_gb: float        # the fullest GPU (RL: at its fullest phase, before the KV cache)
+    per_gpu_gb: float        # the fullest GPU at its fullest phase as nvidia-smi shows it (RL: the engine's whole
+    #                          reservation while it generates, ``plan.rl_memory_by_phase``)
     total_gb: float          # every trained and frozen model's states, all GPUs together
     usable_gb: float
     fits: bool
     min_gpus: int | None     # the fewest GPUs that fit (None: none up to 4,096)
     what: str                # the models counted (``meters.memory_what``; enum.what.<what>)
     timed_gpus: int | None   # the GPU count the stage's step is timed on (``timed_gpus``)
+    memory_by_phase: tuple[PhaseMemory, ...] = ()  # the fullest GPU of each phase as nvidia-smi shows it
+    trains_rm: bool = False  # before the loop, the reward model trains beside SFT (the reward_model stage)
+    need_gb: float = 0.0     # what the fullest GPU needs, before the engine's up-front reservation (its batch's KV
+    #                          only): the meter's level, so a reservation alone never reads as "tight"
     generation_s: float | None = None
     scoring_s: float | None = None
     training_s: float | None = None
@@ -118,7 +124,7 @@ def loop_of(stage: str) -> str:
 
 
 def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: Dpo, offline: Stages,
-               step: Step, rl_timed_gpus: int | None) -> StageCost:
+               step: Step, rl_timed_gpus: int | None, rl_phases: tuple[PhaseMemory, ...] = ()) -> StageCost:
     """The stage's ``StageCost``: the RL loop's from the RL step (timed on ``rl_timed_gpus``, ``timed_gpus``); DPO's
     from its route (per 64-pair batch: the reference's forward is its scoring, the policy's update its training;
     no generation, no sync); before the loop (SFT, RM) the states alone, ZeRO-3 over G, and no step."""
@@ -129,21 +135,27 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
                            memory.models.reward_gb > 0)
         timed = rl_timed_gpus is not None
         return StageCost(
-            stage=stage, loop=loop, per_gpu_gb=memory.peak_per_gpu_gb, total_gb=memory.total_gb, usable_gb=usable,
+            stage=stage, loop=loop, per_gpu_gb=max((p.gb for p in rl_phases), default=memory.peak_per_gpu_gb),
+            total_gb=memory.total_gb, usable_gb=usable, memory_by_phase=rl_phases, need_gb=memory.peak_per_gpu_gb,
             fits=memory.fits, min_gpus=memory.min_gpus, what=what, timed_gpus=rl_timed_gpus,
             generation_s=step.generation_s if timed else None, scoring_s=step.scoring_s if timed else None,
             training_s=step.training_s if timed else None, sync_s=step.sync_s if timed else None,
             step_s=step.total_s if timed else None)
     if loop == "dpo":
+        dpo_gb = d.per_gpu_gb + d.activation_gb + d.logits_gb
         return StageCost(
-            stage=stage, loop=loop, per_gpu_gb=d.per_gpu_gb + d.activation_gb + d.logits_gb, total_gb=d.total_gb,
+            stage=stage, loop=loop, per_gpu_gb=dpo_gb, memory_by_phase=(PhaseMemory(phase="training", gb=dpo_gb),),
+            need_gb=dpo_gb,
+            total_gb=d.total_gb,
             usable_gb=usable, fits=d.fits, min_gpus=d.min_gpus, what="dpo", timed_gpus=d.timed_gpus,
             **(dict(scoring_s=d.reference_step_s, training_s=d.step_s - d.reference_step_s, step_s=d.step_s)
                if d.timed_gpus is not None else {}))
     per_gpu = max(offline.sft_per_gpu_gb, offline.rm_per_gpu_gb if stage == "reward_model" else 0.0)
     total = per_gpu * i.gpus
     return StageCost(stage=stage, loop=loop, per_gpu_gb=per_gpu, total_gb=total, usable_gb=usable, fits=per_gpu <= usable,
-                     min_gpus=math.ceil(total / usable - 1e-9), what="rm" if stage == "reward_model" else "sft",
+                     memory_by_phase=(PhaseMemory(phase="training", gb=per_gpu),), need_gb=per_gpu,
+                     trains_rm=stage == "reward_model",
+                     min_gpus=whole_hosts(math.ceil(total / usable - 1e-9), gpu.node_gpus), what="rm" if stage == "reward_model" else "sft",
                      timed_gpus=None)
 
 
@@ -170,7 +182,7 @@ def stage_memory_meter(cost: StageCost, i: WorkloadInputs, gpu: GpuSpec) -> Mete
     """The stage's memory meter, from its ``StageCost``: the RL step's fullest GPU, DPO's policy states + reference
     + activations + logits, or before the loop SFT's (and the reward model's) states, ZeRO-3 over G."""
     return train_memory(cost.per_gpu_gb, cost.usable_gb, cost.total_gb, i.gpus, gpu.memory_gb, cost.fits,
-                        cost.min_gpus, cost.what)
+                        cost.min_gpus, cost.what, need_gb=cost.need_gb)
 
 
 def fit_remedies(inputs: WorkloadInputs) -> tuple[str, ...]:

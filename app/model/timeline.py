@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 from app.model.evaluate import Result
 from app.model.physics.step import Step
-from app.model.stages import RL_LOOP_STAGES
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
@@ -137,7 +136,7 @@ def timeline(r: Result) -> Timeline:
     """The state's step in time (none before the loop, under DPO, or when no GPU count fits)."""
     gpus = r.timed_gpus or r.inputs.gpus
     t = step_timeline(r.step, gpus)
-    drawn = r.stage in RL_LOOP_STAGES and r.timed and t.drawn
+    drawn = r.plan.rl and r.timed and t.drawn  # an RL step, timed on some GPU count
     return Timeline(lanes=t.lanes if drawn else (), total_s=t.total_s, colocated=t.colocated,
                     staleness=t.staleness, drawn=drawn, gpus=gpus)
 

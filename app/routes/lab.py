@@ -30,7 +30,7 @@ def evaluate_query(query: str) -> tuple[tuple[Notice, ...], Result]:
 
 @lru_cache(maxsize=1024)  # the same states as evaluate_query's: a move's previous state is one just answered
 def query_regions(query: str) -> dict[str, Region]:
-    """A query string → its state's live regions (app/view/regions.py), the view-models a partial is diffed on.
+    """A query string → its state's live regions (app/view/regions/), the view-models a partial is diffed on.
     Callers do not mutate the dict."""
     notices, result = evaluate_query(query)
     return state_regions(result, notices, present=presenting(query))

@@ -16,6 +16,7 @@ from app.launch.releases import FRAMEWORKS
 from app.model import WorkloadInputs, evaluate, normalise
 from app.model.inputs import refused
 from app.routes import check_lang, query_dict
+from app.view.api import LaunchOut
 from app.view.launch import launch_context, launch_json, launch_script
 
 router = APIRouter()
@@ -24,12 +25,12 @@ _IDS = tuple(r.framework for r in FRAMEWORKS)
 
 @router.head("/api/launch", include_in_schema=False)
 @router.get("/api/launch", summary="Launch commands for a workload")
-def api_launch(params: Annotated[WorkloadInputs, Query()]) -> dict:
+def api_launch(params: Annotated[WorkloadInputs, Query()]) -> LaunchOut:
     """Per framework (verl, OpenRLHF, TRL): the command, its pinned version, its notes (key, arguments, en and zh
     text) and template files, or the reason it has none.  Bad parameters: 422 naming the field."""
     if errors := refused(params):  # as /api/evaluate: a longest response below the mean is a 422 naming it
         raise RequestValidationError(errors)
-    return launch_json(evaluate(params))
+    return LaunchOut.model_validate(launch_json(evaluate(params)))
 
 
 @router.api_route("/api/launch/{framework}.sh", methods=["GET", "HEAD"], include_in_schema=False)

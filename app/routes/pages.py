@@ -13,6 +13,7 @@ from app.routes import check_lang, pick_lang, raw_query
 from app.security import CSP
 from app.tutorial import render_tutorial
 from app.view.lab import other, reference_context
+from app.view.plan import price_rows
 
 router = APIRouter(include_in_schema=False)
 
@@ -70,7 +71,7 @@ def tutorial(lang: str, request: Request) -> Response:
 
 @cache
 def _reference_page(lang: str) -> str:
-    return templating.render_page("reference.html", reference_context(lang))
+    return templating.render_page("reference.html", {**reference_context(lang), "price_rows": price_rows()})
 
 
 @router.api_route("/{lang}/reference", methods=["GET", "HEAD"], response_class=HTMLResponse)

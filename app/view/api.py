@@ -21,6 +21,7 @@ from app.model.physics.offline import Run as RunRecord
 from app.model.physics.step import GpuLayout as GpuLayoutRecord
 from app.model.physics.step import Step as StepRecord
 from app.model.physics.training import TrainingTime as TrainingTimeRecord
+from app.model.plan import Plan
 
 
 def record_model(record: type) -> type[BaseModel]:
@@ -180,6 +181,10 @@ class EvaluateOut(BaseModel):
     decisions: dict[str, DecisionOut]
     reasons: list[ReasonOut]
     estimates: EstimatesOut
+    plan: Plan = Field(description=(
+        "the resolved run every surface and launch command reads (app/model/plan.py): hardware and GPU groups, the "
+        "engine as launched, the training layout and batches, the one memory figure per GPU as nvidia-smi would show "
+        "it (memory_per_gpu_gb, by phase in memory_by_phase), and the times"))
 
 
 def step_out(s: StepRecord) -> StepOut:
@@ -204,6 +209,7 @@ def evaluate_out(r: Result) -> EvaluateOut:
                for e in r.edges},
         decisions={k: DecisionOut(state=d.state, reason=d.reason, args=d.args) for k, d in r.decisions.items()},
         reasons=[ReasonOut(key=x.key, args=x.args) for x in r.reasons],
+        plan=r.plan,
         estimates=EstimatesOut(
             step=step_out(s) if r.timed else None,
             timed_gpus=r.timed_gpus,
@@ -226,3 +232,35 @@ def evaluate_out(r: Result) -> EvaluateOut:
             reward_model=OfflineOut(epoch_s=o.rm_epoch_s, per_gpu_gb=o.rm_per_gpu_gb),
         ),
     )
+
+
+class LaunchNoteOut(BaseModel):
+    key: str = Field(description="catalogue key (launch.note.*, launch.reason.*, launch.map.*, launch.unmapped.*)")
+    args: dict
+    text: dict[str, str] = Field(description="the sentence in each language")
+
+
+class UnmappedOut(LaunchNoteOut):
+    field: str = Field(description="the plan field this release cannot set as the plan has it")
+
+
+class FrameworkLaunchOut(BaseModel):
+    version: str
+    pin: str
+    command: str | None = Field(description="the shell command; null when the framework cannot run this plan")
+    config: str | None = Field(description="verl: the Hydra config the overrides compose over")
+    notes: list[LaunchNoteOut]
+    unmapped: list[UnmappedOut] = Field(description="plan fields the command cannot set, each with why")
+    files: list[str]
+    reason: LaunchNoteOut | None = Field(description="why there is no command")
+
+
+class LaunchOut(BaseModel):
+    """The launch commands of one workload, each rendering its ``plan``."""
+
+    query: str
+    plan: Plan
+    frameworks: dict[str, FrameworkLaunchOut]
+    mapping: list[LaunchNoteOut]
+    fit_gpus: int | None = Field(description="the state does not fit: the fewest GPUs that do (whole hosts)")
+

@@ -15,7 +15,7 @@ frozen = dataclass(frozen=True, slots=True, kw_only=True)
 class CardDiffVM:
     card: int
     title_key: str
-    changes: tuple[tuple[str, str, object], ...]  # (input, its label's key, the card's value)
+    changes: tuple[tuple[str, str, str | int | float], ...]  # (input, its label's key, the card's value)
     card_s: float
     step_s: float
 

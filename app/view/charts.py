@@ -105,7 +105,7 @@ def _points(xs: list[float], ys: list[float]) -> str:
 
 
 def step_chart(r: Result) -> StepChartVM:
-    sweep = series.step_vs_gpus(r.inputs, r.stage)
+    sweep = series.step_vs_gpus(r.inputs, r.plan.rl)
     pts = sweep.points
     if not sweep.rl_loop:  # before the loop and under DPO there is no sweep: the chart says so in words
         return StepChartVM(rl_loop=False, total="", generation="", scoring="", training="", floor="", unfit=(),
@@ -205,6 +205,9 @@ class PhasesChartVM:
     overlapped_s: float   # seconds run in parallel (the phases' sum minus the step)
     x_ticks: tuple[Tick, ...]
     height: int
+    peak_gb: float = 0.0
+    peak_x: float = 0.0
+    phases: tuple[PhaseGbVM, ...] = ()
     width: int = BAR_W
     left: int = BAR_LEFT
     right: int = BAR_RIGHT
@@ -278,8 +281,17 @@ class MemLaneVM:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseGbVM:
+    """One phase's fullest GPU as nvidia-smi shows it."""
+
+    key: str            # chart.memory.phase.<phase>
+    gb: float
+
+
+@dataclass(frozen=True, slots=True)
 class MemoryChartVM:
-    """``[data-chart="memory"]``: per-GPU GB by part, one row per GPU group, against the usable line."""
+    """``[data-chart="memory"]``: per-GPU GB by part, one row per GPU group, against the usable line, and the one
+    memory figure (the plan's: the fullest GPU at its fullest phase as nvidia-smi shows it) with its phases."""
 
     lanes: tuple[MemLaneVM, ...]
     usable_x: float
@@ -290,6 +302,9 @@ class MemoryChartVM:
     dpo: bool           # DPO and GRPO have no actor (no critic beside it): the trained model is named the policy
     x_ticks: tuple[Tick, ...]
     height: int
+    peak_gb: float = 0.0
+    peak_x: float = 0.0
+    phases: tuple[PhaseGbVM, ...] = ()
     width: int = BAR_W
     left: int = BAR_LEFT
     right: int = BAR_RIGHT
@@ -310,7 +325,7 @@ class MemoryChartVM:
 
 def memory_chart(r: Result) -> MemoryChartVM:
     m = series.memory(r)
-    scale = max([m.gpu_gb] + [lane.total_gb for lane in m.lanes]) or 1.0
+    scale = max([m.gpu_gb, m.peak_gb] + [lane.total_gb for lane in m.lanes]) or 1.0
     span = BAR_RIGHT - BAR_LEFT
     lanes = []
     for k, lane in enumerate(m.lanes):
@@ -318,7 +333,7 @@ def memory_chart(r: Result) -> MemoryChartVM:
         for part, gb in lane.parts:
             w = gb / scale * span
             # DPO and GRPO train no actor (no critic beside it): the one trained model is the policy
-            name = "policy" if (r.stage == "dpo" or r.inputs.method == "grpo") and part == "actor" else part
+            name = r.plan.trained if part == "actor" else part
             bars.append(PartBar(part=part, y=0.0, x=_round(x), w=_round(w), value=gb, part_key=f"est.part.{name}"))
             x += w
         lanes.append(MemLaneVM(lane.lane, lane.gpus, 8 + k * (BAR_ROW + 4), tuple(bars), lane.total_gb, lane.over,
@@ -327,7 +342,9 @@ def memory_chart(r: Result) -> MemoryChartVM:
     return MemoryChartVM(
         lanes=tuple(lanes), usable_x=_round(BAR_LEFT + m.usable_gb / scale * span),
         cap_x=_round(BAR_LEFT + m.gpu_gb / scale * span), usable_gb=m.usable_gb, gpu_gb=m.gpu_gb, fits=m.fits,
-        dpo=r.stage == "dpo" or r.inputs.method == "grpo", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height)
+        dpo=r.plan.trained == "policy", x_ticks=_linear_ticks(scale, BAR_LEFT, BAR_RIGHT), height=height,
+        peak_gb=m.peak_gb, peak_x=_round(BAR_LEFT + m.peak_gb / scale * span),
+        phases=tuple(PhaseGbVM(key=f"chart.memory.phase.{phase}", gb=gb) for phase, gb in m.phases))
 
 
 __all__ = ["MemoryChartVM", "PhasesChartVM", "StepChartVM", "memory_chart", "phases_chart", "step_chart"]

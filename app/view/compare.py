@@ -25,8 +25,8 @@ from app.model.compare import (
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS
-from app.model.stages import NODE_IDS, RL_LOOP_STAGES
-from app.view.lab import other
+from app.model.stages import NODE_IDS
+from app.view.lab import fitted_banner, other
 from app.view.links import lab_url
 
 # b_ parameters a pair link sets itself (the others in the query are kept)
@@ -131,6 +131,42 @@ class PhaseRow:
         """The change without its sign (the page writes the sign itself: + or −)."""
         return None if self.delta is None else abs(self.delta)
 
+    @property
+    def sign(self) -> str:
+        return "+" if self.delta is not None and self.delta > 0 else "−"
+
+    @property
+    def direction(self) -> str:  # the delta cell's class: up, down, or "" (no change, or nothing to compare)
+        return _direction(self.delta or 0)
+
+    @property
+    def a_shown(self) -> bool:  # the left side has this figure (else "—")
+        return self.a is not None
+
+    @property
+    def b_shown(self) -> bool:
+        return self.b is not None
+
+    @property
+    def compared(self) -> bool:  # both sides have the figure: a change to write
+        return self.delta is not None
+
+    @property
+    def only_right(self) -> bool:  # a figure on the right side alone (the left has no such phase)
+        return self.delta is None and self.a is None and self.b is not None
+
+    @property
+    def only_left(self) -> bool:
+        return self.delta is None and self.b is None and self.a is not None
+
+    @property
+    def unchanged(self) -> bool:  # both sides equal ("="); False when there is nothing to compare
+        return self.delta == 0
+
+
+def _direction(delta: float) -> str:
+    return "up" if delta > 0 else "down" if delta < 0 else ""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MeterRow:
@@ -144,6 +180,10 @@ class MeterRow:
     @property
     def label_key(self) -> str:
         return f"meter.{self.id}.label"
+
+    @property
+    def direction(self) -> str:  # the delta cell's class: up, down, or "" (unchanged)
+        return _direction(self.delta)
 
     @property
     def a_level_key(self) -> str:
@@ -270,7 +310,7 @@ def grpo_run_note(a: Result, b: Result) -> WorkloadInputs | None:
     """The GRPO side's inputs (the right one when both are) when it runs an RL loop: the page then says a run's
     steps count prompts, not rollouts (``compare.run_note``); None otherwise."""
     g = b if b.inputs.method == "grpo" else a
-    return g.inputs if g.inputs.method == "grpo" and g.stage in RL_LOOP_STAGES else None
+    return g.inputs if g.inputs.method == "grpo" and g.plan.rl else None
 
 
 def critic_gb(r: Result) -> float:
@@ -295,6 +335,7 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
     swap.pop("b_step", None)
     return {
         "lang": lang, "other_lang": other(lang), "page": "compare", "a": ra, "b": rb, "notices": notices,
+        "fitted_banner": fitted_banner(lang, left),  # the right side keeps the left's factors (b_ may change them)
         "removed": tuple(NodeName(node=n) for n in removed), "added": tuple(NodeName(node=n) for n in added),
         "rows": rows, "changes": state_changes(ra, rb),
         "meter_rows": tuple(MeterRow(id=k, a=ra.meters[k], b=rb.meters[k], delta=rb.meters[k].value - ra.meters[k].value)

@@ -83,28 +83,3 @@ def timeline(r: Result) -> tuple[Lane, ...]:
         return gen, Lane(trained, s.groups.training, (*score, *train))
     return gen, Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring, score), Lane(
         trained, s.groups.training, train)
-
-
-class MemoryBars(NamedTuple):
-    lanes: tuple[Lane, ...]
-    cap_x: float     # the card's memory, % of the bar
-    usable_x: float  # what the model lets a job use, % of the bar
-    dpo: bool = False  # DPO and GRPO have no actor (no critic beside it): the trained model is the policy (est.part.policy)
-
-
-def memory_bars(r: Result) -> MemoryBars:
-    """The model's per-GPU memory lanes (Result.memory_lanes) on one scale: the card's memory or the fullest lane."""
-    m = r.memory
-    model_lanes = r.memory_lanes
-    scale = max(m.gpu_memory_gb, *(lane.total_gb for lane in model_lanes))
-    lanes = []
-    for lane in model_lanes:
-        x, bars = 0.0, []
-        for part, gb in lane.parts:
-            w = pct(gb, scale)
-            bars.append(Bar(part, x, w, gb))
-            x += w
-        lanes.append(Lane(lane.lane, lane.gpus, tuple(bars), lane.total_gb, lane.over,
-                          any(part == "kv" for part, _ in lane.parts)))
-    return MemoryBars(tuple(lanes), pct(m.gpu_memory_gb, scale), pct(m.usable_gb, scale),
-                      r.stage == "dpo" or r.inputs.method == "grpo")

@@ -17,9 +17,9 @@ LEVEL_OPTIONS = ("ok", "warn", "hot")  # a meter's levels: labelled by the page'
 class GuessOptionVM:
     value: str
     label_key: str
-    label_args: dict = field(default_factory=dict)
+    label_args: dict[str, float] = field(default_factory=dict)
     verdict_key: str
-    verdict_args: dict = field(default_factory=dict)  # factor (×) or points (percentage points), as the key quotes
+    verdict_args: dict[str, float] = field(default_factory=dict)  # factor (×) or points (percentage points), as the key quotes
     right: bool                                        # the model's answer (data-right on the verdict)
     initial: bool = False                              # an estimate's notch the slider starts on (its label shown)
 
@@ -32,7 +32,7 @@ class GuessVM:
     prompt_key: str
     options: tuple[GuessOptionVM, ...]
     answer_key: str           # the model's answer, as the verdicts quote it
-    answer_args: dict = field(default_factory=dict)
+    answer_args: dict[str, float] = field(default_factory=dict)
     start: int = 0            # an estimate's slider: the notch it starts on (the middle), and the last notch
     last: int = 0
 

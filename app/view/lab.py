@@ -1,14 +1,23 @@
 """The lab page's context: the static parts (form controls, presets, walkthrough, reference tables) and the live
-regions' view-models (app/view/regions.py) for one state."""
+regions' view-models (app/view/regions/) for one state."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 
+from app.i18n import translator
 from app.model import DEFAULTS, Result, WorkloadInputs
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES, GpuSpec
-from app.model.inputs import CHOICE_SPECS, FORM_GROUPS, NUMBER_SPECS, NUMBERS, PARAM_NAMES, fmt_param
+from app.model.inputs import (
+    CHOICE_SPECS,
+    FACTOR_NUMBERS,
+    FORM_GROUPS,
+    NUMBER_SPECS,
+    NUMBERS,
+    PARAM_NAMES,
+    fmt_param,
+)
 from app.model.scenarios import moved_from_step, walk_figures
 from app.model.timeline import TIMELINE_STEPS
 from app.view.card_diff import CardDiffVM, card_diff_vm
@@ -47,8 +56,20 @@ class Control:
         return f"unit.{self.name}"
 
     @property
-    def options(self) -> tuple[tuple[str, str], ...]:  # a choice's values, each with its label's key
-        return tuple((v, f"choice.{self.name}.{v}") for v in self.choices)
+    def options(self) -> tuple[tuple[str, str, bool], ...]:  # a choice's values: its label's key, whether checked
+        return tuple((v, f"choice.{self.name}.{v}", v == self.value) for v in self.choices)
+
+    @property
+    def number(self) -> bool:  # a number with its ladder slider (else a row of radio chips)
+        return self.kind == "number"
+
+    @property
+    def arch(self) -> bool:  # the architecture picker: its chips carry sizes, its shape and paste helper follow
+        return self.name == "arch"
+
+    @property
+    def shape_disabled(self) -> bool:  # the architecture picker on a named model: the custom shape's fields are off
+        return self.value != "custom"
 
 
 LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
@@ -88,23 +109,58 @@ class FormGroup:
         return f"form.group.{self.id}"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactorField:
+    """A factor fitted to a run (inputs.FACTOR_NUMBERS): a plain number field, empty for the lab's own value."""
+
+    name: str
+    value: str
+    min: str
+    max: str
+
+    @property
+    def label_key(self) -> str:
+        return f"input.{self.name}.label"
+
+
 @dataclass(frozen=True, slots=True)
 class Form:
     """The form: the workload's sliders first (the original page's), then the engineer's controls in one group
-    ("size a real run": algorithm, model, hardware) that opens by itself when the state sets any of them."""
+    ("size a real run": algorithm, model, hardware) that opens by itself when the state sets any of them.  A state
+    with a factor fitted to a run (the calibrate page's) also gets the factors' fields, so a move keeps them."""
 
     first: FormGroup
     rest: tuple[FormGroup, ...]
     engineer_open: bool
+    factors: tuple[FactorField, ...] = ()
+
+
+def factor_fields(inputs: WorkloadInputs) -> tuple[FactorField, ...]:
+    """The factors' fields when the state sets any of them, else none."""
+    if all(getattr(inputs, s.name) is None for s in FACTOR_NUMBERS):
+        return ()
+    return tuple(FactorField(name=s.name, value="" if getattr(inputs, s.name) is None else
+                             fmt_param(getattr(inputs, s.name)), min=fmt_param(s.minimum), max=fmt_param(s.maximum))
+                 for s in FACTOR_NUMBERS)
+
+
+def fitted_banner(lang: str, inputs: WorkloadInputs) -> str:
+    """The line that labels a state's figures as fitted to a run, naming each factor and its value; "" when none."""
+    t = translator(lang)
+    parts = [f"{t(f'input.{s.name}.label')} {fmt_param(getattr(inputs, s.name))}" for s in FACTOR_NUMBERS
+             if getattr(inputs, s.name) is not None]
+    return t("calibrate.banner", factors=t("ui.list_sep").join(parts)) if parts else ""
 
 
 def form_groups(inputs: WorkloadInputs) -> Form:
     ctls = controls(inputs)
     groups = tuple(FormGroup(id=g, controls=tuple(c for c in ctls if c.group == g)) for g in FORM_GROUPS)
+    factors = factor_fields(inputs)
     # a walkthrough step sets every control and its card says what changed: "size a real run" stays closed there
     # (2,800 px of controls between the card and the stage on a phone) until the learner opens it
     return Form(first=groups[0], rest=groups[1:],
-                engineer_open=not inputs.step and any(c.changed for g in groups[1:] for c in g.controls))
+                engineer_open=bool(factors) or (not inputs.step and any(c.changed for g in groups[1:] for c in g.controls)),
+                factors=factors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +203,10 @@ class Walk:
         return len(self.steps)
 
     @property
-    def dots(self) -> tuple[tuple[int, str, str], ...]:  # (number, URL, its title's key), one per step
-        return tuple((n, url, f"walk.{n}.title") for n, url, _ in self.steps)
+    def dots(self) -> tuple[tuple[int, str, str, bool, bool], ...]:
+        """One per step: (number, URL, its title's key, whether it is the current step, whether it is done)."""
+        return tuple((n, url, f"walk.{n}.title", n == self.current, bool(self.current) and n < self.current)
+                     for n, url, _ in self.steps)
 
     # the current step's texts
     @property
@@ -259,7 +317,7 @@ def _keep(url: str, present: bool, step: int | None) -> str:
 
 
 def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
-    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions.py)."""
+    """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions/)."""
     i = result.inputs
     query = canonical_query(i)
     # (id, URL, its title's key, its description's key)
@@ -274,13 +332,16 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
+        "fitted_banner": fitted_banner(lang, i), "calibrate_url": f"/{lang}/calibrate?{query}",
     }
 
 
 def reference_context(lang: str) -> dict:
     """Everything reference.html reads: the constants, the GPU specifications and the glossary."""
+    from app.view.calibrate import FACTOR_ROWS
+
     return {"lang": lang, "other_lang": other(lang), "page": "reference", "switch_url": f"/{other(lang)}/reference",
-            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES}
+            "assumptions": ASSUMPTION_ROWS, "gpu_rows": GPU_ROWS, "sources": SOURCES, "factor_rows": FACTOR_ROWS}
 
 
 __all__ = ["controls", "form_groups", "lab_context", "reference_context", "walk"]

@@ -15,7 +15,7 @@ from app.launch.releases import FRAMEWORKS
 from app.launch.sources import LAUNCHERS, SOURCES
 from app.model import Result
 from app.model.inputs import Notice
-from app.view.lab import other
+from app.view.lab import fitted_banner, other
 from app.view.links import canonical_query
 
 _ROLE_ARGS = ("role",)  # note arguments that name a framework role: translated (launch.role.*) before formatting
@@ -46,6 +46,10 @@ class FlagRow:
     value: str | None   # None: a bare switch
     source: Source
 
+    @property
+    def switch(self) -> bool:  # a bare switch: the row says so instead of a value
+        return self.value is None
+
 
 @dataclass(frozen=True, slots=True)
 class FileLink:
@@ -70,6 +74,7 @@ class Panel:
     sources: tuple[Source, ...]     # every source the command cites, in first-use order
     files: tuple[FileLink, ...] = ()
     script_url: str = ""            # the command as a .sh download
+    unmapped: tuple[Text, ...] = ()  # plan fields this release cannot set, each with why (launch.unmapped.*)
 
 
 _SUMMARY_CHOICES = ("gpu", "method", "arch", "engine", "offload", "tuning")  # the choices launch.html names
@@ -89,6 +94,9 @@ class LaunchPage:
     fit_url: str | None             # the state does not fit: the same state on the fewest GPUs that do
     versions: tuple[str, ...]       # "verl 0.9.1", … for the page's lead
     engine_shape: str = ""          # the model's engine: "8", or "8 × PP 5" with pipeline stages
+    rl_loop: bool = False           # an online RL loop (``StageCost.online``): the summary shows its layout and rollouts
+    custom_size: bool = False       # the custom architecture: the summary gives its size, not a model's name
+    shows_group: bool = False       # GRPO: the summary gives the group size
 
     @property
     def stage_name_key(self) -> str:
@@ -132,7 +140,7 @@ def _panel(framework: str, state: State, lang: str, query: str) -> Panel:
     files = tuple(FileLink(name, f"/launch/files/{name}", Text(FILES[name])) for name in cmd.files)
     return Panel(framework, release.name, cmd.text, release.label, release.pin, launcher, flags,
                  tuple(_text(n, lang) for n in cmd.notes), None, tuple(seen.values()), files,
-                 f"/api/launch/{framework}.sh?{query}")
+                 f"/api/launch/{framework}.sh?{query}", tuple(_text(n, lang) for n in cmd.unmapped))
 
 
 def _for_commands(note: Note, state: State) -> Note:
@@ -157,7 +165,9 @@ def launch_page(lang: str, result: Result, notices: tuple[Notice, ...]) -> Launc
         lab_url=f"/{lang}/?{query}", switch_url=f"/{other(lang)}/launch?{query}", self_url=f"/{lang}/launch?{query}",
         panels=tuple(_panel(r.framework, state, lang, query) for r in FRAMEWORKS), map_notes=notes,
         fit_url=f"/{lang}/launch?{urlencode(result.inputs.query(gpus=fit))}" if fit else None,
-        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result))
+        versions=tuple(r.label for r in FRAMEWORKS), engine_shape=_engine_shape(result),
+        rl_loop=result.cost.online, custom_size=result.inputs.arch == "custom",
+        shows_group=result.inputs.method == "grpo")
 
 
 def _engine_shape(result: Result) -> str:
@@ -170,7 +180,7 @@ def launch_context(lang: str, result: Result, notices: tuple[Notice, ...]) -> di
     """Everything launch.html reads."""
     vm = launch_page(lang, result, notices)
     return {"lang": lang, "other_lang": vm.other_lang, "page": "launch", "vm": vm, "r": result,
-            "inputs": result.inputs, "switch_url": vm.switch_url}
+            "inputs": result.inputs, "switch_url": vm.switch_url, "fitted_banner": fitted_banner(lang, result.inputs)}
 
 
 # --- the JSON answer ----------------------------------------------------------------------------------------------
@@ -194,10 +204,11 @@ def launch_json(result: Result) -> dict:
             "command": cmd.text if cmd else None,
             "config": (cmd.config or None) if cmd else None,
             "notes": [_note_json(n) for n in cmd.notes] if cmd else [],
+            "unmapped": [{"field": n.key.rsplit(".", 1)[1], **_note_json(n)} for n in cmd.unmapped] if cmd else [],
             "files": [f"/launch/files/{name}" for name in cmd.files] if cmd else [],
             "reason": _note_json(why) if why else None,
         }
-    return {"query": canonical_query(result.inputs), "frameworks": out,
+    return {"query": canonical_query(result.inputs), "plan": result.plan, "frameworks": out,
             "mapping": [_note_json(n) for n in state.mapped.notes] if not state.mapped.refusal else [],
             "fit_gpus": state.mapped.fit_gpus}
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from app.model import Result
 from app.model import timeline as model
-from app.model.stages import RL_LOOP_STAGES
 from app.view.charts import Tick
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,7 +153,7 @@ def timeline_chart(r: Result) -> TimelineVM:
     parts = {seg.part for lane in t.lanes for seg in lane.segments}
     now = "colocated" if t.colocated else ("ahead" if t.staleness else "separate")
     return TimelineVM(
-        drawn=t.drawn, untimed=r.stage in RL_LOOP_STAGES and not r.timed, lanes=tuple(lanes),
+        drawn=t.drawn, untimed=r.plan.rl and not r.timed, lanes=tuple(lanes),
         x_ticks=_ticks(t.total_s) if t.drawn else (),
         total_s=t.total_s, gpus=t.gpus, now_key=f"timeline.now.{now}", staleness=t.staleness,
         shows_idle="idle" in parts, shows_ahead=any(seg.ahead for lane in t.lanes for seg in lane.segments),

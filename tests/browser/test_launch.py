@@ -85,6 +85,20 @@ def test_screenshot_a_state_with_a_reason(open_page, base_url: str, lang: str) -
     shoot(page, f"launch-{lang}-desktop-light-ppo")
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_unmapped_plan_fields_show_beside_each_command(open_page, base_url: str, lang: str) -> None:
+    """Qwen2.5-7B GRPO on 64 H100 with fp8 rollouts, 2 passes: verl sets every plan field; OpenRLHF and TRL list
+    what they cannot set (fp8, the engine's batch, the log-probs) beside their commands."""
+    q = {"method": "grpo", "reward": "verifier", "arch": "qwen25_7b", "gpu": "h100_80g", "gpus": "64",
+         "rollouts": "1024", "passes": "2", "rollout_dtype": "fp8", "kl": "0.001"}
+    page: Page = open_page()
+    goto(page, f"{base_url}/{lang}/launch?{urlencode(q)}")
+    expect(page.locator('#launch-openrlhf [data-unmapped="launch.unmapped.openrlhf.rollout_dtype"]')).to_be_visible()
+    expect(page.locator('#launch-trl [data-unmapped="launch.unmapped.trl.rollout_dtype"]')).to_be_visible()
+    assert page.locator("#launch-verl [data-unmapped]").count() == 0
+    shoot(page, f"launch-{lang}-desktop-light-unmapped")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_axe_no_serious_violations_with_the_flag_tables_open(open_page, base_url: str, lang: str, scheme: str) -> None:

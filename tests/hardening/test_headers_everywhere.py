@@ -47,6 +47,14 @@ ANSWERS = [
     ("405-page", "POST", "/en/", {}, 405),
     ("405-api", "DELETE", "/api/evaluate", {}, 405),
     ("405-static", "PUT", "/static/app.css", {}, 405),
+    ("calibrate", "GET", "/en/calibrate?gpus=16", {}, 200),
+    ("calibrate-page-422", "POST", "/zh/calibrate?gpus=16", {}, 422),
+    ("calibrate-api-422", "POST", "/api/calibrate?gpus=16", {}, 422),
+    ("405-calibrate-api", "GET", "/api/calibrate", {}, 405),
+    ("plan", "GET", "/en/plan?max_gpus=16", {}, 200),
+    ("plan-clamped", "GET", "/zh/plan?max_gpus=16&deadline_h=-1", {}, 200),
+    ("api-plan", "GET", "/api/plan?max_gpus=16", {}, 200),
+    ("api-plan-422", "GET", "/api/plan?deadline_h=-1", {}, 422),
 ]
 
 
@@ -135,6 +143,8 @@ PAGES = [
     pytest.param("/en/tutorial", {}, id="tutorial-en"),
     pytest.param("/zh/tutorial", {}, id="tutorial-zh"),
     pytest.param("/en/missing", {}, id="404"),
+    pytest.param("/en/plan?max_gpus=16", {}, id="plan-en"),
+    pytest.param("/zh/plan?max_gpus=16", {}, id="plan-zh"),
 ]
 
 

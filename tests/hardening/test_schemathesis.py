@@ -1,6 +1,6 @@
 """Schemathesis against the app's own OpenAPI schema, in-process (no server, no network).
 
-Every documented operation (today: GET /api/evaluate) gets schema examples, the coverage phase's boundary and
+Every documented operation (GET /api/evaluate, /api/launch, /api/plan) gets schema examples, the coverage phase's boundary and
 negative values, and random fuzzing — bounded to 60 examples — and every response is checked by schemathesis's
 default checks: no 5xx, status codes and content types as documented, response bodies against their schemas,
 malformed input rejected and valid input accepted.
@@ -34,9 +34,14 @@ def _longest_below_mean(query: dict | None) -> bool:
         return False
 
 
-@schema.parametrize()
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
-def test_api_conforms_to_its_schema(case):
+def _call_and_validate(case) -> None:  # noqa: ANN001
+    if case.path == "/api/calibrate":
+        # the paste's content is checked by reading it, which no schema states: a schema-valid string that holds no
+        # readable logged step is a 422 saying what was expected (tests/calibrate/test_routes.py); every other check
+        response = case.call()
+        case.validate_response(response, excluded_checks=[positive_data_acceptance])
+        assert response.status_code in (200, 405, 413, 422), (case.method, case.query, response.text[:300])
+        return
     if not _longest_below_mean(case.query):
         case.call_and_validate()
         return
@@ -44,6 +49,33 @@ def test_api_conforms_to_its_schema(case):
     response = case.call()
     case.validate_response(response, excluded_checks=[positive_data_acceptance])
     assert response.status_code == 422, (case.query, response.text[:300])
+
+
+@schema.exclude(path="/api/plan").parametrize()
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_schema(case):
+    _call_and_validate(case)
+
+
+PLAN_FUZZ_MAX_GPUS = 64  # the planner searches up to max_gpus: the fuzzer's cases stay at 8 nodes
+# The planner's own schema object: its examples and random fuzzing, not the coverage phase (a boundary case per
+# parameter, each a search of hundreds of evaluations: minutes; tests/web/test_plan.py asks the planner's bad values
+# for their 422 one by one).
+plan_schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+plan_schema.config.phases.update(phases=["examples", "fuzzing"])
+
+
+@plan_schema.include(path="/api/plan").parametrize()
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_planner_conforms_to_its_schema(case):
+    """As above for ``GET /api/plan``, its search bound held at 8 nodes (a search is hundreds of evaluations; a valid
+    ``max_gpus`` above it is lowered, a bad one kept for its 422); tests/model/test_planner.py searches wider."""
+    query = case.query if case.query is not None else {}
+    bound = query.get("max_gpus", PLAN_FUZZ_MAX_GPUS + 1)  # absent: the default, 1,024
+    if isinstance(bound, int) and not isinstance(bound, bool) and bound > PLAN_FUZZ_MAX_GPUS:
+        query["max_gpus"] = PLAN_FUZZ_MAX_GPUS
+    case.query = query
+    _call_and_validate(case)
 
 
 @pytest.mark.parametrize("path", ["/api/evaluate", "/api/launch", "/api/launch/verl.sh"])

@@ -11,20 +11,23 @@ from app.model.scenarios import PRESET_BY_ID
 # --- what a note compares ---------------------------------------------------------------------------------------------
 
 
-def test_the_launch_notes_do_not_restate_what_they_just_said(client) -> None:
-    """GRPO preset: the mini-batch is 128 sequences, the lab's own assumption → no '(the lab assumes about 128)';
-    PPO, separate, 510 rollouts: 102 samples against 128 → the comparison stays, while 512 rollouts give 128, said
-    once as the assumption itself; no verl command → no word about 'the verl command'."""
+def test_the_batch_note_quotes_the_plans_optimizer_steps(client) -> None:
+    """Each command's batch note says the plan's mini-batch and optimizer steps, never the old teaching target.
+    GRPO preset: 1,024 rollouts, GRPO's 1 optimizer step per RL step (NeMo RL) → one mini-batch of 1,024;
+    PPO, separate, 510 rollouts, PPO's 4 steps: 504 = 4 × 126 is the most that splits over the actor's GPUs (said),
+    512 rollouts give 4 × 128; no verl command → no word about 'the verl command'."""
     grpo = _text(client.get(f"/zh/launch?{_q(PRESET_BY_ID['grpo'].inputs)}").text)
-    assert "每个优化器 step 取 128 条序列，这是本 Lab 假设的数值" in grpo and "本 Lab 假设约 128 条" not in grpo
+    assert "每个优化器 step 取 1,024 条序列，每个 epoch 在本步的 rollout 上走 1 个优化器 step" in grpo
+    assert "本 Lab 假设约 128 条" not in grpo
     assert "已对照 verl 0.9.1 检查" in grpo and "docs 2026" not in grpo and "main 分支" not in grpo
     off = _text(client.get("/zh/launch?placement=separate&rollouts=510").text)  # separate, synchronous: verl refuses
     assert "当前配置无法生成 verl 命令" in off and "verl 命令里" not in off
-    assert "全局训练 batch size 为 102 条样本（本 Lab 假设约 128 条）" in off
+    assert "每个优化器 step 取 126 条序列，每个 epoch 在本步的 rollout 上走 4 个优化器 step" in off
+    assert "每步 510 条 rollout 无法均分到训练 GPU 上：命令按 504 条设置" in off
     at = _text(client.get("/zh/launch?placement=separate").text)
-    assert "全局训练 batch size 为 128 条样本，这是本 Lab 假设的数值" in at and "本 Lab 假设约 128 条" not in at
+    assert "每个优化器 step 取 128 条序列，每个 epoch 在本步的 rollout 上走 4 个优化器 step" in at
     en = _text(client.get("/en/launch?placement=separate&rollouts=510").text)
-    assert "a verl command" not in en and "(the lab assumes about 128)" in en
+    assert "a verl command" not in en and "Each optimizer step takes 126 sequences, 4 optimizer steps per epoch" in en
 
 
 # --- notes that follow the method and the commands --------------------------------------------------------------------

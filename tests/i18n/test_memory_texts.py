@@ -70,14 +70,20 @@ def test_the_dpo_memory_lane_names_the_policy(client) -> None:
 # --- the KV cache: left out of the meter, in the panel's lane, on the generation GPU ----------------------------------
 
 
-def test_the_memory_meter_says_the_kv_cache_is_not_counted(client) -> None:
-    """Step 10 (colocated, 16 × H100): the meter's fullest GPU (states + the training phase's activations and
-    logits) is smaller than the memory panel's lane, which adds the engine's KV cache; the meter says it leaves
-    the KV cache out."""
+def test_the_memory_meter_quotes_the_plans_nvidia_smi_figure(client) -> None:
+    """Step 10 (colocated, 16 × H100): the meter's fullest GPU is the plan's one memory figure, as nvidia-smi shows
+    it for the exported command: the engine's whole reservation (gpu_memory_utilization × the card) beside what the
+    trainer keeps on the GPU while generating, more than the lanes' states + the batch's KV cache; the meter says the
+    reservation and the KV cache are in it."""
     r = evaluate(STEP[10])
-    lane = r.memory.lanes[0]
-    assert lane.total_gb > r.memory.peak_per_gpu_gb  # the panel's lane includes the KV cache
-    assert "推理引擎的 KV cache 用剩下的显存，不计在内" in _meter(client.get(f"/zh/?{_q(STEP[10])}").text, "train_memory")
+    p = r.plan
+    generating = next(x.gb for x in p.memory_by_phase if x.phase == "generation")
+    e = p.engine
+    assert generating >= e.gpu_memory_utilization * r.memory.gpu_memory_gb  # the whole reservation
+    assert r.meters["train_memory"].figure_args["per_gpu_gb"] == p.memory_per_gpu_gb >= r.memory.lanes[0].total_gb
+    text = _meter(client.get(f"/zh/?{_q(STEP[10])}").text, "train_memory")
+    assert "nvidia-smi 显示的数字" in text and "含推理引擎的预留与 KV cache" in text
+    assert "不计在内" not in text
 
 
 @pytest.mark.parametrize(("lang", "lane"), [("zh", "每张 GPU（共 16 张；生成时，含 KV cache） · "),

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from app.model.assumptions import GPUS
-from app.model.inputs import CHOICES, PARAM_NAMES
+from app.model.inputs import CHOICES, FACTOR_NAMES, PARAM_NAMES
 from app.model.stages import STAGE_IDS
 
 from .terms import (
@@ -90,7 +90,7 @@ def test_full_width_punctuation_between_chinese(surface):
 
 # --- English in the zh catalogues ------------------------------------------------------------------------------
 
-_IDS = {*PARAM_NAMES, *STAGE_IDS, *GPUS, *(v for s in CHOICES for v in s.choices)}
+_IDS = {*PARAM_NAMES, *FACTOR_NAMES, *STAGE_IDS, *GPUS, *(v for s in CHOICES for v in s.choices)}
 _GLOSS = re.compile(rf"(?<=[{HAN}])（[A-Za-z0-9 .,+\-/·]+）")  # 「分离部署（separate）」: an English gloss
 
 

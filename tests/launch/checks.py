@@ -258,3 +258,77 @@ CHECKERS = {"verl": check_verl, "openrlhf": check_openrlhf, "trl": check_trl}
 
 def check(cmd: Command) -> Problems:
     return CHECKERS[cmd.framework](cmd)
+
+
+# --- reading a command back: the frameworks' own parsers ----------------------------------------------------------
+
+
+def verl_config(cmd: Command):
+    """The config verl 0.9.1 runs for ``cmd``: its overrides applied by Hydra's override parser to the config tree the
+    launcher selects (the steps of ``compose`` that ``compose_errors`` takes), values resolved by OmegaConf."""
+    import copy
+
+    from hydra._internal.config_loader_impl import ConfigLoaderImpl
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    config, overrides = verl_overrides(cmd)
+    cfg = copy.deepcopy(composed(config or verl_facts()[1]))
+    ConfigLoaderImpl._apply_overrides_to_config(OverridesParser.create().parse_overrides(overrides), cfg)
+    return cfg
+
+
+@cache
+def openrlhf_parser(module: str):
+    """OpenRLHF 0.11.2's own argparse for an entry point: every ``add_argument`` call of the CLI file replayed on a
+    fresh ``ArgumentParser`` (the file imports torch and Ray at the top, so it is read, not imported); a ``type=`` or
+    ``choices=`` that is not a literal or a builtin becomes plain text."""
+    import argparse
+
+    parser = argparse.ArgumentParser(add_help=False)
+    safe = {"int": int, "float": float, "str": str}
+    for node in ast.walk(ast.parse(wheel(OPENRLHF).text(module.replace(".", "/") + ".py"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument"):
+            continue
+        args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg == "type":
+                kwargs["type"] = safe.get(ast.unparse(k.value), str)
+            elif k.arg in ("action", "nargs", "default", "dest", "choices"):
+                try:
+                    kwargs[k.arg] = ast.literal_eval(k.value)
+                except ValueError:
+                    continue
+        try:
+            parser.add_argument(*args, **kwargs)
+        except (argparse.ArgumentError, TypeError, ValueError):
+            continue
+    return parser
+
+
+def openrlhf_args(cmd: Command) -> dict[str, object]:
+    """The command's flags as OpenRLHF's argparse reads them: option name (``train.batch_size``) → value."""
+    words = shell_words(cmd.text)[len(cmd.launcher):]
+    ns = openrlhf_parser(openrlhf_module(cmd)).parse_args(words)
+    return vars(ns)
+
+
+def trl_args(cmd: Command) -> dict[str, object]:
+    """The command's flags as TRL's ``TrlParser`` would type them (each field's annotation: int, float, bool, str)."""
+    launcher = list(cmd.launcher)
+    fields = trl_script_fields(launcher[launcher.index("-m") + 1])
+    out: dict[str, object] = {}
+    for f in cmd.flags:
+        name, kind = f.name.removeprefix("--"), fields[f.name.removeprefix("--")]
+        value: object = f.value
+        if f.value is None:
+            value = True
+        elif "bool" in kind:
+            value = f.value in ("True", "true", "1")
+        elif kind.startswith("int") or kind == "int | None":
+            value = int(f.value)
+        elif kind.startswith("float"):
+            value = float(f.value)
+        out[name] = value
+    out["num_processes"] = int(launcher[launcher.index("--num_processes") + 1])
+    return out

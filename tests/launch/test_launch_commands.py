@@ -296,11 +296,11 @@ def test_staleness_is_the_async_queue_and_the_off_policy_threshold(staleness):
 
 def test_batch_sizes_and_token_budgets_written_out():
     launch = launch_commands(layout("grpo", group=8, rollouts=512, prompt_max_tokens=512, response_tokens=4096,
-                                    response_max_tokens=8192))
+                                    response_max_tokens=8192, optimizer_steps=4, micro_batch_tokens=17_408))
     v, o = verl_values(launch.verl), orlhf_values(launch.openrlhf)
-    # 512 responses / 8 = 64 prompts; a 128-sequence mini-batch is 128 / 8 = 16 prompts (64 / 16 = 4 updates)
+    # 512 responses / 8 = 64 prompts; the plan's 4 optimizer steps: 64 / 4 = 16 prompts per mini-batch
     assert v["data.train_batch_size"] == "64" and v["actor_rollout_ref.actor.ppo_mini_batch_size"] == "16"
-    # token budget: max(16,384, 2 × (512 + 8,192) = 17,408) = 17,408 tokens per GPU
+    # the plan's token budget per GPU, as it is
     assert v["actor_rollout_ref.actor.ppo_max_token_len_per_gpu"] == "17408"
     assert v["data.max_prompt_length"] == "512" and v["data.max_response_length"] == "8192"
     # OpenRLHF: max_len = 512 + 8,192 = 8,704; max_new_tokens = the longest response; batch 128 of 512 samples
@@ -308,7 +308,8 @@ def test_batch_sizes_and_token_budgets_written_out():
     assert o["--train.batch_size"] == "128"
     # the mean (4,096) sets no flag; a note says so
     assert "launch.note.max_lengths" in keys(launch.verl)
-    ppo = verl_values(launch_commands(layout("ppo", response_max_tokens=8192, response_tokens=1024)).verl)
+    ppo = verl_values(launch_commands(layout("ppo", response_max_tokens=8192, response_tokens=1024,
+                                             micro_batch_tokens=17_408)).verl)
     assert ppo["critic.ppo_max_token_len_per_gpu"] == str(2 * 17408)  # critic: 2 × the actor's budget
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.i18n import LANGS, catalogue, translator
 from app.launch import launch_commands
-from app.launch.layout import TEACHING_GPU_MEMORY_UTILIZATION, from_result
+from app.launch.layout import from_result
 from app.model import evaluate, normalise
 from app.model.assumptions import GPUS_PER_NODE as NODE_GPUS
 from app.model.scenarios import PRESET_BY_ID, PRESETS, WALKTHROUGH
@@ -63,32 +63,27 @@ def test_separate_keeps_the_models_three_groups():
     assert lay.gpu_memory_utilization == 0.9
 
 
-def test_a_tp_that_does_not_divide_the_gpus_is_lowered_and_said():
+def test_the_engines_cover_their_gpus_and_the_command_runs_the_plans_tp():
+    # 5 GPUs colocated: TP 4 leaves 1 GPU over (5 % 4), which verl and OpenRLHF refuse; the model tries the most GPUs
+    # each degree covers (4 for TP 4, 5 for TP 1) and runs the faster that covers: the command's TP is the plan's
     r = result(placement="colocated", gpus="5", method="grpo", reward="verifier", rollouts="64")
     lay = layout_from(r)
-    assert r.step.gpu_groups.engine_tp == 4            # the model: TP 4, ⌊5 / 4⌋ = 1 replica
-    assert (lay.rollout_tp, lay.rollout_replicas) == (1, 5)  # the largest power of 2 dividing 5 is 1: 1 × 5 = 5
-    assert "launch.map.tp_fit" in keys(r)
+    e = r.plan.engine
+    assert r.plan.gpus % (e.tensor_parallel * e.pipeline_parallel) == 0
+    assert (lay.rollout_tp, lay.rollout_replicas, lay.gpus) == (e.tensor_parallel, e.instances, r.plan.gpus)
+    assert e.tensor_parallel * e.instances == r.plan.gpus
+    assert "launch.map.tp_fit" not in keys(r)
 
 
-def test_one_node_of_a_larger_cluster_uses_that_node_and_says_so():
-    r = result(placement="separate", gpus="10", method="grpo", arch="llama3_8b", gpu="h100_80g",
-               reward="verifier", rollouts="128")
-    lay = layout_from(r)
-    assert lay.gpus == 8 and lay.nodes == 1  # the model's layout sums to one node: 8 of the 10 GPUs
-    assert "launch.map.one_node" in keys(r)
-    note = next(n for n in layout_notes(r) if n.key == "launch.map.one_node")
-    assert note.params == {"used": 8, "gpus": 10, "idle": 2}
-
-
-def test_no_engine_share_falls_back_to_the_teaching_value():
+def test_a_state_that_does_not_fit_is_refused_with_the_plans_whole_host_count():
     r = result(placement="colocated", gpus="4", gpu="a100_40g", rollouts="64", reward="verifier")
-    assert r.memory.engine_gb_per_gpu == 0
-    assert layout_from(r).gpu_memory_utilization == TEACHING_GPU_MEMORY_UTILIZATION
-    # it does not fit either: no command, the refusal names the fewest GPUs that fit and the page links to them
     m = from_result(r)
-    assert "launch.map.teaching_memory" in keys(r)
-    assert m.refusal.key == "launch.map.does_not_fit" and m.refusal.params["min_gpus"] == m.fit_gpus > 4
+    assert not r.plan.fits and m.refusal.key == "launch.map.does_not_fit"
+    # the fewest GPUs that fit, in whole hosts beyond one, and that state has its commands
+    assert m.refusal.params["min_gpus"] == m.fit_gpus == r.plan.min_gpus > 4
+    assert m.fit_gpus <= 8 or m.fit_gpus % 8 == 0
+    at_min = result(placement="colocated", gpus=str(m.fit_gpus), gpu="a100_40g", rollouts="64", reward="verifier")
+    assert from_result(at_min).refusal is None
 
 
 @pytest.mark.parametrize(("q", "key"), [
@@ -104,14 +99,14 @@ def test_states_without_a_launch_file_say_why(q, key):
 
 def test_an_engine_larger_than_a_node_gets_pipeline_stages_in_verl_only():
     """Llama-3.1-405B on 128 H100 colocated: the model's engine is TP 8 × 3 stages (24 GPUs: 810 GB in the engine's
-    48 GB shares, the Megatron trainer's states on the host while it generates), which cannot cover 128 GPUs; the
-    fewest more stages that do are 4 (4 engines of 32).  verl sets them; OpenRLHF and TRL cannot."""
+    48 GB shares, the Megatron trainer's states on the host while it generates) would not cover 128 GPUs, so the
+    search takes the fewest more stages that do, 4 (4 engines of 32).  verl sets them; OpenRLHF and TRL cannot."""
     r = result(method="grpo", arch="llama3_405b", gpus="128", gpu="h100_80g", placement="colocated",
                reward="verifier", rollouts="1024", kl="0.001")
-    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 3)
+    assert (r.step.gen.tensor_parallel, r.step.gen.pipeline) == (8, 4)   # the model's own choice now
     m = from_result(r)
     assert m.refusal is None and (m.layout.rollout_tp, m.layout.rollout_pp, m.layout.rollout_replicas) == (8, 4, 4)
-    assert {"launch.map.pp_fit", "launch.map.engine_pipeline"} <= keys(r)
+    assert "launch.map.engine_pipeline" in keys(r)
     launch = launch_commands(m.layout)
     v = {f.name: f.value for f in launch.verl.flags}
     assert v["actor_rollout_ref.rollout.pipeline_model_parallel_size"] == "4"
@@ -152,11 +147,7 @@ def test_every_map_key_is_given_and_in_both_catalogues_and_formats():
             given.setdefault((n.key, n.args), n)
     declared = {k for k in catalogue("en") if k.startswith("launch.map.")}
     declared -= {"launch.map.prompt_max_verl", "launch.map.prompt_max_openrlhf",  # the page's variants
-                 "launch.map.does_not_fit_never",  # min_gpus is None only beyond the lab's 4,096 GPUs
-                 "launch.map.engine_spans_nodes",  # kept for a model engine no stage count can place
-                 # a colocated step that moved to one node: since the trainer may train on fewer GPUs than it
-                 # generates on (physics.training.fastest_layout), no state of this grid is faster on one node
-                 "launch.map.one_node"}
+                 "launch.map.does_not_fit_never"}  # min_gpus is None only beyond the lab's 4,096 GPUs
     assert {k for k, _ in given} == declared
     for lang in LANGS:
         t, cat = translator(lang), catalogue(lang)
@@ -164,3 +155,15 @@ def test_every_map_key_is_given_and_in_both_catalogues_and_formats():
         for n in given.values():
             text = t(n.key, **n.params)
             assert text and not re.search(r"\{[a-z_]+(:[^}]*)?\}", text), (n, text)
+
+
+def test_a_dpo_state_is_launched_on_dpos_own_fit_not_the_rl_loops():
+    """Review mutation M5: DPO of a 7 B policy on 2 A100-80GB fits (its states, reference, activations and logits),
+    while the RL loop it replaces (PPO with critic and reward model) does not; the launch reads the plan's fit, so
+    DPO's commands exist.  Reading the RL loop's fit instead refuses them, and this test fails."""
+    r = evaluate(normalise({"method": ["dpo"], "policy_b": ["7"], "gpus": ["2"]})[0])
+    assert r.dpo.fits and not r.memory.fits and r.plan.kind == "dpo" and r.plan.fits
+    m = from_result(r)
+    assert m.refusal is None
+    state = launch_commands(m.layout)
+    assert state.openrlhf is not None and state.trl is not None

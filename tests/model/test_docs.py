@@ -11,7 +11,7 @@ import pytest
 from app.model import evaluate, stages
 from app.model.assumptions import ARCHS, CONSTANTS, GPUS, SOURCES
 from app.model.calibration import ROWS, compare
-from app.model.inputs import CHOICES, NUMBERS
+from app.model.inputs import CHOICES, FACTOR_NUMBERS, NUMBERS
 from app.model.physics.architecture import kv_bytes_per_token
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "model.md"
@@ -63,6 +63,13 @@ def test_every_architecture_is_documented_with_its_shape(key: str) -> None:
 def test_every_numeric_input_is_documented(spec) -> None:
     expected = [f"`{spec.name}`", fmt(spec.default), f"{fmt(spec.minimum)} – {fmt(spec.maximum)}", spec.unit]
     assert row(f"`{spec.name}`") == expected
+
+
+@pytest.mark.parametrize("spec", FACTOR_NUMBERS, ids=lambda s: s.name)
+def test_every_fitted_factor_is_documented_with_its_bounds(spec) -> None:
+    """docs/model.md states what each factor means and its bounds (issue 35); written as the URL writes it."""
+    expected = [f"`{spec.name}=`", fmt(spec.default), f"{fmt(spec.minimum)} – {fmt(spec.maximum)}", spec.unit]
+    assert row(f"`{spec.name}=`")[:4] == expected
 
 
 @pytest.mark.parametrize("spec", CHOICES, ids=lambda s: s.name)

@@ -244,8 +244,11 @@ def test_zero3_floor_at_4096_gpus() -> None:
 
 def test_tensor_parallel_within_a_node_and_the_kv_heads() -> None:
     assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "vllm") == (1, 2, 4, 8)   # min(8, 8 KV heads)
-    # TP may exceed the KV heads (vLLM replicates them): Qwen2.5-7B's 4 KV heads do not cap it
-    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4, 8)
+    # TP may exceed the KV heads (vLLM replicates them) but must divide the attention heads: Qwen2.5-7B's 28 heads
+    # take TP 1, 2 or 4, never 8 (28 / 8 = 3.5: vLLM refuses it at start-up); 4 KV heads: 4 % 4 = 0
+    assert tensor_parallel_options(ARCHS["qwen25_7b"], 64, "vllm") == (1, 2, 4)
+    # Qwen2.5-1.5B: 12 heads (12 / 8 = 1.5), 2 KV heads (TP 4 replicates each twice)
+    assert tensor_parallel_options(ARCHS["qwen25_1_5b"], 64, "vllm") == (1, 2, 4)
     assert tensor_parallel_options(ARCHS["llama3_8b"], 2, "vllm") == (1, 2)
     assert tensor_parallel_options(ARCHS["llama3_8b"], 64, "hf") == (1,)            # HF generate: no TP
     # no engine is ever wider than a node (today's model allowed TP 64 for a 7 B engine)

@@ -1,5 +1,5 @@
 """Frontier-scale rules (MODEL-FRONTIER part A) with the arithmetic written out, their properties, and the
-calibration against every published row the lab can enter (app/model/published_runs.py), fitted to none."""
+calibration against every published row the lab can enter (app/model/data/published_runs.toml), fitted to none."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 
 import pytest
 
@@ -92,3 +93,11 @@ def test_the_check_fails_on_a_bad_row():
     unsourced = dataclasses.replace(_ROWS[0], published=())
     with pytest.raises(AssertionError):
         test_every_filled_field_declares_its_origin(unsourced)
+
+
+def test_notes_are_written_once_and_each_is_used():
+    # the rows name their notes by id (app/model/data/published_runs.toml [notes]): one text per note
+    data = tomllib.loads(pr.DATA.read_text(encoding="utf-8"))
+    used = {n for group in ("nemo_rl", "verl", "verl_tuning") for row in data[group] for n in row["notes"]}
+    assert used == set(data["notes"])
+    assert len(set(data["notes"].values())) == len(data["notes"])

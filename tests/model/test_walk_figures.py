@@ -124,7 +124,8 @@ def test_step_9_drop_the_critic() -> None:
     # training work halves: the actor's 6N FLOPs per token without the equal-sized critic's
     assert f["training_gpu_s"] == pytest.approx(f["ppo_training_gpu_s"] / 2)
     assert f["training_s"] < f["ppo_training_s"] and f["total_s"] < f["ppo_total_s"]
-    assert f["per_gpu_gb"] < f["ppo_per_gpu_gb"] and f["min_gpus"] < f["ppo_min_gpus"]
+    # the fullest GPU while it trains holds less (the generation GPUs' engine reserves its share either way)
+    assert f["train_gb"] < f["ppo_train_gb"] and f["min_gpus"] < f["ppo_min_gpus"]
     assert f["prompts_per_step"] == 512 / 8 < f["rollouts"]  # "a step learns from fewer prompts"
 
 

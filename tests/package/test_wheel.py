@@ -63,6 +63,8 @@ def test_the_installed_wheel_serves_every_kind_of_page(installed: Path, tmp_path
         for path, marker in (("/en/", 'data-stage="'), ("/zh/", "data-stage="), ("/zh/tutorial", "<h2"),
                              ("/en/tutorial", "<h2"), ("/en/compare", "data-compare-meter"),
                              ("/api/evaluate?rollouts=64", '"stage"'), ("/docs", "swagger"),
+                             ("/en/plan?max_gpus=16", 'data-chart="plan"'), ("/api/plan?max_gpus=16", '"frontier"'),
+                             ("/en/reference", 'data-price="h100_80g"'),
                              ("/static/app.css", "{"), ("/favicon.ico", "<svg")):
             r = httpx.get(base + path, timeout=10)
             assert r.status_code == 200, (path, r.status_code, r.text[:300])

@@ -17,7 +17,7 @@ STATES = [("preset " + p.id, p.inputs) for p in PRESETS] + [(f"step {w.number}",
 @pytest.mark.parametrize(("name", "inputs"), STATES, ids=[n for n, _ in STATES])
 def test_every_point_is_the_models_step_at_that_count(name: str, inputs) -> None:  # noqa: ANN001
     r = evaluate(inputs)
-    sweep = step_vs_gpus(r.inputs, r.stage)
+    sweep = step_vs_gpus(r.inputs, r.plan.rl)
     if r.stage not in RL_LOOP_STAGES:
         assert sweep.points == () and not sweep.rl_loop, f"{name}: no RL step, no sweep"
         return

@@ -112,8 +112,12 @@ def test_ppo_to_grpo_drops_the_critic(client):
     # each side's row is the model's: the step, memory of the fullest GPU, GPU-hours of one pass
     t = translator("en")
     assert _cells(doc, "step_s")[1:3] == [t.fmt("dur", ra.step.total_s), t.fmt("dur", rb.step.total_s)]
-    assert _cells(doc, "memory_gb")[1:3] == [t.fmt("gb", ra.memory.peak_per_gpu_gb),
-                                            t.fmt("gb", rb.memory.peak_per_gpu_gb)]
+    # memory: the plan's one figure (separate: the generation GPUs' engine reservation, the same on both sides),
+    # and the fullest GPU while it trains, where the critic's states go
+    assert _cells(doc, "memory_gb")[1:3] == [t.fmt("gb", ra.plan.memory_per_gpu_gb),
+                                            t.fmt("gb", rb.plan.memory_per_gpu_gb)]
+    train = [next(p.gb for p in x.plan.memory_by_phase if p.phase == "training") for x in (ra, rb)]
+    assert _cells(doc, "training_gb")[1:3] == [t.fmt("gb", g) for g in train] and train[1] < train[0]
     assert _cells(doc, "gpu_hours")[1:3] == [t.fmt("g3", ra.run.gpu_hours), t.fmt("g3", rb.run.gpu_hours)]
     assert _cells(doc, "training_s")[3].startswith("−")  # training falls without the critic
 

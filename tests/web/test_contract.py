@@ -234,6 +234,7 @@ BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
 # sent with every move: what moved, the notices, and the links that carry the state (the query changes)
 ALWAYS_SENT = {"live-marker", "live-notices", "live-why", "alt-link", "lang-switch", "compare-link", "launch-link",
+               "calibrate-link",  # sent with launch-link (its region), the same query
                "present-link"}
 
 

@@ -23,7 +23,8 @@ from app.model.scenarios import PRESETS, WALKTHROUGH
 from app.model.stage_cost import REMEDIES
 from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
-from app.view.estimates import memory_bars, timeline
+from app.view.charts import memory_chart
+from app.view.estimates import timeline
 from app.view.reference import REALITY
 
 TEMPLATES = templating.ROOT / "templates"
@@ -100,11 +101,9 @@ def _seen(attr: str) -> set[str]:
         if attr == "lane":
             out |= {lane.lane for lane in timeline(r)}
         elif attr == "memlane":  # a lane that holds the KV cache says so (est.memlane.<lane>_kv)
-            out |= {lane.lane + ("_kv" if any(b.part == "kv" for b in lane.bars) else "")
-                    for lane in memory_bars(r).lanes}
-        else:  # DPO names its trained model the policy
-            bars = memory_bars(r)
-            out |= {"policy" if bars.dpo and b.part == "actor" else b.part for lane in bars.lanes for b in lane.bars}
+            out |= {lane.lane + ("_kv" if lane.kv else "") for lane in memory_chart(r).lanes}
+        else:  # DPO and GRPO name their trained model the policy (the plan's ``trained``)
+            out |= {b.part_key.removeprefix("est.part.") for lane in memory_chart(r).lanes for b in lane.bars}
     return out
 
 
@@ -190,6 +189,10 @@ VIEW_KEY_EXPRESSIONS = {
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
     "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
     "vm.flag_why_key", "vm.now_key", "s.name_key",  # a flag's why; the timeline's caption and its segments (app/view/timeline.py)
+    # the RL step block (``s``: EstRlStepVM) and its engine (``e``)
+    "s.method_key", "s.generation_key", "s.scored_key", "s.trained_key", "s.sync_key", "s.layout_key",
+    "s.engine_shape_key", "s.engine_tp_key", "s.idle_key", "s.engine_key", "e.bound_key",
+    "ph.key",  # the memory chart's phases (chart.memory.phase.*)
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {
@@ -209,6 +212,12 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
     "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
                                                           ("gpu", "method", "arch", "engine", "offload", "tuning")),
+    # the calibrate page (app/view/calibrate.py) and the reference page's factors
+    "b.series_key", "f.phase_key", "f.status_key", "g.label_key", "o.phase_key", "r.framework_key", "vm.error_key",
+    "x.label_key", "key", "f.what_key",
+    # the run planner (plan.html, _prices.html; app/view/plan.py)
+    "arch_key", "method_key", "p.gpu_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
+    "s.label_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
@@ -232,7 +241,8 @@ def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
         value = getattr(vm, name)
         if name.endswith(("key", "keys")) or name == "short":
             out |= {value} if isinstance(value, str) else {k for k in (value or ()) if isinstance(k, str)}
-        elif name in ("bars", "lanes", "segments", "total", "items", "changed", "meter_moves"):
+        elif name in ("bars", "lanes", "segments", "total", "items", "changed", "meter_moves", "rl", "dpo", "offline",
+                      "engine"):
             out |= _vm_keys(value, depth + 1)
     return {k for k in out if k}
 
@@ -377,10 +387,10 @@ def test_every_page_key_exists(lang):
             keys.add(group.legend_key)
             for c in group.controls:
                 keys |= {c.label_key, c.hint_key} | ({c.unit_key} if c.kind == "number" and c.shows_unit else set())
-                keys |= {k for _, k in c.options}
+                keys |= {k for _, k, _ in c.options}
         keys |= {k for a in ctx["arch_choices"].values() for k in (a.sub_key, a.attention_key) if a.total_b}
         keys |= {k for p in ctx["presets"] for k in p[2:]} | {k for rule in ctx["rules"] for k in rule[2:]}
-        keys |= {k for _, _, k in w.dots}
+        keys |= {k for _, _, k, _, _ in w.dots}
         if w.current:
             keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
             keys |= {w.guess.prompt_key, w.guess.answer_key, *(k for o in w.guess.options
@@ -428,8 +438,35 @@ def test_every_other_page_key_exists(lang):
     keys |= {a.source_title_key for a in ASSUMPTION_ROWS if a.source} | {g.name_key for g in GPU_ROWS}
     keys |= {f.label_key for f in arch_info(WorkloadInputs()).shape}
     keys |= {f"config.error.{kind}" for kind in CONFIG_ERROR_KINDS}  # the message_key app/routes/config.py names
+    keys |= _calibrate_keys()
     assert len(keys) > 150
     assert sorted(k for k in keys if k not in cat) == []
+
+
+def _calibrate_keys() -> set[str]:
+    """The keys the calibrate page's view-model names whole: a fit with every phase, an outlier and a dropped step;
+    every error kind; the reference page's factor rows and the lab form's factor fields."""
+    from app.calibrate import calibrate, read_log
+    from app.calibrate.fit import CALIBRATION_ERROR_KINDS
+    from app.calibrate.logs import LOG_ERROR_KINDS
+    from app.view.calibrate import FACTOR_ROWS, page
+    from app.view.lab import factor_fields
+
+    text = "\n".join(f"step:{n} - timing_s/gen:{g} - timing_s/ref:5 - timing_s/update_actor:20 - "
+                      f"timing_s/update_weights:2 - timing_s/step:60 - response_length/mean:900" for n, g in
+                      ((1, 30), (2, 31), (3, 90))) + "\nstep:4 - timing_s/gen:-1"
+    vm = page("en", WorkloadInputs(), result=calibrate(WorkloadInputs(), read_log(text)), max_bytes=1, max_lines=1)
+    r = vm.result
+    keys = {r.framework_key} | {b.series_key for g in r.chart.groups for b in g.bars}
+    keys |= {g.label_key for g in r.chart.groups} | {k for _, k in r.chart.series_keys}
+    keys |= {k for f in r.factors for k in (f.label_key, f.status_key, f.phase_key)}
+    keys |= {o.phase_key for o in r.outliers} | {x.label_key for x in r.lengths}
+    keys |= {f"calibrate.error.{k}" for k in (*LOG_ERROR_KINDS, *CALIBRATION_ERROR_KINDS)}
+    keys |= {k for f in FACTOR_ROWS for k in (f.label_key, f.what_key, f.phase_key)}
+    keys |= {f.label_key for f in factor_fields(WorkloadInputs(train_mfu=0.2))}
+    keys |= {f"calibrate.status.{s}" for s in ("fitted", "at_bound", "held", "not_logged", "insensitive")}
+    keys |= {f"calibrate.framework.{f}" for f in ("verl", "openrlhf", "nemo_rl")}
+    return keys
 
 
 def test_python_literal_keys_exist():

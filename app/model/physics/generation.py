@@ -116,8 +116,8 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str,
     """Tensor-parallel degrees an engine may use: powers of 2 ≤ min(the GPUs one NVLink domain joins, GPUs) [8]
     (verl: prefer small TP and more replicas) — 8 on an HGX baseboard, up to 64 in a GB200 NVL72 rack, where NeMo
     RL runs vLLM at TP 16–32.  TP may exceed the KV heads: vLLM then replicates them (``kv_replication``); beyond
-    8 it must divide the attention heads (vLLM's rule; at ≤ 8 every shipped architecture's heads allow it).  HF
-    generate has no tensor parallelism (1).
+    8, and it must be one vLLM starts (``vllm_accepts_tp``: Qwen2.5-7B's 28 heads allow 1, 2 and 4).  HF generate
+    has no tensor parallelism (1).
 
     >>> from app.model.assumptions import ARCHS
     >>> tensor_parallel_options(ARCHS["deepseek_v3"], 128, "vllm", 72)
@@ -128,7 +128,31 @@ def tensor_parallel_options(arch: Arch, gen_gpus: int, engine: str,
     if engine == "hf":
         return (1,)
     limit = max(1, min(nvlink_gpus, gen_gpus))
-    return tuple(tp for tp in TP_DEGREES if tp <= limit and (tp <= GPUS_PER_NODE or arch.heads % tp == 0))
+    return tuple(tp for tp in TP_DEGREES if tp <= limit and vllm_accepts_tp(arch, tp))
+
+
+def vllm_accepts_tp(arch: Arch, tp: int) -> bool:
+    """Whether vLLM starts an engine of tensor parallelism ``tp`` for ``arch``: the attention heads divide by TP
+    (``ModelConfig.verify_with_parallel_config`` in vllm/config.py raises "Total number of attention heads (28) must
+    be divisible by tensor parallel size (8)"), and the KV heads either divide by TP or TP by them, the KV heads then
+    replicated (``QKVParallelLinear.__init__`` in vllm/model_executor/layers/linear.py: ``divide(total_num_kv_heads,
+    tp_size)`` below the KV heads, ``divide(tp_size, total_num_kv_heads)`` from them on).  MLA keeps one latent per
+    token on every rank: only the heads count.  A custom size's stand-in shape (fractional heads, scaled from the
+    parameter count) keeps the rule it had: any power of 2 up to a node.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> [tp for tp in TP_DEGREES if vllm_accepts_tp(ARCHS["qwen25_7b"], tp)]   # 28 heads, 4 KV heads
+    [1, 2, 4]
+    >>> vllm_accepts_tp(ARCHS["llama3_8b"], 8), vllm_accepts_tp(ARCHS["qwen25_7b"], 8)   # 32 heads; 28
+    (True, False)
+    """
+    if arch.heads != int(arch.heads):  # a custom size's scaled stand-in shape has no real heads to divide
+        return tp <= GPUS_PER_NODE
+    if arch.heads % tp:
+        return False
+    if arch.attention == "mla" or arch.kv_heads <= 0:
+        return True
+    return arch.kv_heads % tp == 0 or tp % arch.kv_heads == 0
 
 
 def engine_tp_options(e: _EngineWorkload) -> tuple[int, ...]:
@@ -172,6 +196,7 @@ class EnginePlan(NamedTuple):
     weights_gb: float = 0.0     # the replica's weights, GB
     engine_memory_gb: float = 0.0  # per GPU
     fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
+    overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the fixed part of ``fixed_step_s`` (the rest: the all-gather)
 
 
 class _EngineWorkload(NamedTuple):
@@ -198,12 +223,17 @@ class _EngineWorkload(NamedTuple):
     drain: bool = True
     ahead: float = 1.0
     weight_scale: float = 1.0
+    bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY  # the HBM fraction a decode step reads at
+    overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the engine's fixed seconds per decode step
 
 
 def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
                      response_tokens: int, longest_tokens: int, group: int, engine: str,
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
-                     ahead: float = 1.0) -> _EngineWorkload:
+                     ahead: float = 1.0, bandwidth_efficiency: float | None = None,
+                     overhead_s: float | None = None) -> _EngineWorkload:
+    """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
+    ``decode_step_overhead_s``); None is the lab's own constant."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
     kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
@@ -211,11 +241,13 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     if engine == "hf":
         kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0
-        fixed = DECODE_STEP_OVERHEAD_HF_S + all_gather_seconds(weights_gb, gather_gpus, gpu)
+        overhead = DECODE_STEP_OVERHEAD_HF_S if overhead_s is None else overhead_s
+        fixed = overhead + all_gather_seconds(weights_gb, gather_gpus, gpu)
     else:
         kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0 / group
-        fixed = DECODE_STEP_OVERHEAD_VLLM_S
+        overhead = DECODE_STEP_OVERHEAD_VLLM_S if overhead_s is None else overhead_s
+        fixed = overhead
     avg_context = prompt_tokens + response_tokens / 2.0
     floor_context = prompt_tokens + longest_tokens / 2.0
     return _EngineWorkload(
@@ -224,11 +256,12 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
         prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
         drain, ahead, weight_scale,
+        DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
     )
 
 
-def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
-    """The engine replica of one tensor-parallel degree (see ``engine_plan``)."""
+def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
+    """The engine replica of one tensor-parallel degree (see ``engine_plan``), of at least ``min_pp`` stages."""
     gpu = e.gpu
     kv_split = kv_replication(e.arch, tp)  # copies of a sequence's KV over the tp ranks: 1, tp / kv_heads, tp (MLA)
     kv_footprint_gb = e.kv_seq_gb * kv_split
@@ -240,6 +273,7 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         pp = max(fewest, math.ceil(e.weights_gb / (tp * usable) - 1e-9))
         if tp * pp > e.max_gpus:  # too few GPUs for a useful cache: the fewest stages that hold one sequence
             pp = fewest
+    pp = max(pp, min_pp)
     fits = tp * pp <= max(e.max_gpus, 1)
     if not fits:  # an instance larger than the GPUs given does not fit: shown on the GPUs there are, never streamed
         pp = max(1, e.max_gpus // tp)
@@ -254,7 +288,7 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         offloaded_gb = max(kv_footprint_gb - room_gb, 0.0)  # the shortfall, reported
     if e.engine == "hf":
         cap = min(cap, int(HF_BATCH_PER_GPU) * n)
-    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * DECODE_BANDWIDTH_EFFICIENCY
+    hbm_rate = n * gpu.hbm_bandwidth_tb_per_s * TERA * e.bandwidth_efficiency
     compute_rate = n * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
     host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
@@ -267,7 +301,8 @@ def _plan(e: _EngineWorkload, tp: int) -> EnginePlan:
         kv_split=kv_split, hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=host_s,
         prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
         lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
-        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits)
+        weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits,
+        overhead_s=e.overhead_s)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
@@ -354,12 +389,11 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
     seconds, replicas, waves, b, step, t_mem, t_compute, reduce, throughput = (
         times or schedule_seconds(plan, rollouts, gen_gpus))
     bound = "memory" if t_mem >= t_compute else "compute"
-    overhead = DECODE_STEP_OVERHEAD_HF_S if plan.engine == "hf" else DECODE_STEP_OVERHEAD_VLLM_S
     return Generation(
         seconds=seconds, gpus=gen_gpus, tensor_parallel=plan.tp, replicas=replicas, batch=b, waves=waves,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
-        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - overhead,
+        throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - plan.overhead_s,
         all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
@@ -374,6 +408,12 @@ def engine_plans(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: in
     e = _engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens,
                          group, engine, gather_gpus)
     return tuple([_plan(e, tp) for tp in engine_tp_options(e)])
+
+
+def covers(plan: EnginePlan, gen_gpus: int) -> bool:
+    """Whether instances of ``plan`` (TP · PP GPUs each) cover ``gen_gpus`` with none left over: 6 GPUs take
+    instances of 1, 2 or 3 GPUs, never of 4."""
+    return gen_gpus % max(plan.gpus, 1) == 0
 
 
 def fastest(plans: Iterable[EnginePlan], rollouts: int, gen_gpus: int
@@ -406,20 +446,38 @@ class Engines:
         self.pinned_tp = pinned_tp  # the degree the user gave (``pinned_tp_options``), 0: the fastest is searched
         self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
 
-    def plan(self, tp: int) -> EnginePlan:
-        plan = self._plans.get(tp)
+    def plan(self, tp: int, min_pp: int = 1) -> EnginePlan:
+        plan = self._plans.get((tp, min_pp))
         if plan is None:
-            plan = self._plans[tp] = _plan(self._engine, tp)  # type: ignore[arg-type]
+            plan = self._plans[tp, min_pp] = _plan(self._engine, tp, min_pp)  # type: ignore[arg-type]
         return plan
+
+    def covering(self, plan: EnginePlan, gen_gpus: int) -> EnginePlan | None:
+        """``plan``, or the same degree with the fewest more pipeline stages, whose instances cover ``gen_gpus``
+        with none left over (``covers``); None when no such instance exists (the degree does not divide them)."""
+        if covers(plan, gen_gpus):
+            return plan
+        if plan.pipeline == 1:
+            return None
+        pp = next((s for s in range(plan.pipeline + 1, gen_gpus // plan.tp + 1) if gen_gpus % (plan.tp * s) == 0),
+                  None)
+        return None if pp is None else self.plan(plan.tp, pp)
 
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
             allowed = tuple(tp for tp in self._options if tp <= gen_gpus) if self._engine else ()
-            if self.pinned_tp and allowed:  # the given degree, or the first wider one whose instance fits
-                plans = [self.plan(tp) for tp in pinned_tp_options(allowed, self.pinned_tp)]
-                plans = [next((p for p in plans if p.fits), plans[0])]
-            else:
-                plans = [self.plan(tp) for tp in allowed]
+            plans = [self.plan(tp) for tp in allowed]
+            # the engines a framework starts cover the generation GPUs: verl and OpenRLHF make GPUs / (TP · PP)
+            # instances and refuse a remainder, so a degree that leaves GPUs over is not one a command can run
+            covering = [c for c in (self.covering(p, gen_gpus) for p in plans) if c is not None]
+            if any(p.fits for p in covering) or not any(p.fits for p in plans):
+                plans = covering or plans
+            else:  # only an instance that leaves GPUs over fits: the step gives those to training (``ppo_step``)
+                plans = [p for p in plans if p.fits]
+            if self.pinned_tp and plans:  # the given degree, or the first wider one whose instance fits
+                preferred = pinned_tp_options(tuple(p.tp for p in plans), self.pinned_tp)
+                ordered = [p for p in plans if p.tp in preferred]
+                plans = [next((p for p in ordered if p.fits), ordered[0])]
             self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
         return self._best[gen_gpus]
 
@@ -448,7 +506,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
     streaming = bool(i.staleness) and i.partial_rollouts == "on" and i.placement == "separate"
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
-                         drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0)
+                         drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
+                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
 
 

@@ -176,6 +176,19 @@ def lane(name: str, gpus: int, parts: tuple[tuple[str, float], ...], limit_gb: f
     return Lane(name, gpus, kept, total, total > limit_gb)
 
 
+def whole_hosts(gpus: int | None, node_gpus: int) -> int | None:
+    """A GPU count as a run is given it: up to one host as it is, beyond that in whole hosts of ``node_gpus`` (8 on
+    an HGX baseboard, 4 on a GB200 compute tray) — what verl's ``trainer.nnodes × n_gpus_per_node``, OpenRLHF's
+    Ray placement groups and ``accelerate --num_machines`` can express; None stays None (no count fits).
+
+    >>> whole_hosts(3, 8), whole_hosts(27, 8), whole_hosts(11, 4), whole_hosts(None, 8)
+    (3, 32, 12, None)
+    """
+    if gpus is None or gpus <= node_gpus:
+        return gpus
+    return min(MAX_GPUS, math.ceil(gpus / node_gpus) * node_gpus)
+
+
 def min_gpus_that_fit(fits: Callable[[int], bool], lo: int = 1) -> int | None:
     """Smallest G in [1, 4096] with fits(G) true; fits must be monotone in G and false below ``lo``.
     Gallops up from ``lo`` (lo, lo + 1, lo + 3, …), then bisects: a handful of calls when ``lo`` is close.

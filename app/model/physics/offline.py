@@ -19,7 +19,14 @@ from app.model.assumptions import (
 )
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import forward_flops_per_token, policy_arch, train_flops_per_token
-from app.model.physics.memory import MAX_GPUS, activation_gb, logits_gb, micro_batch_tokens, trained_bytes_per_param
+from app.model.physics.memory import (
+    MAX_GPUS,
+    activation_gb,
+    logits_gb,
+    micro_batch_tokens,
+    trained_bytes_per_param,
+    whole_hosts,
+)
 from app.model.physics.step import Step
 from app.model.physics.training import compute_seconds, train_seconds
 from app.model.physics.workload import _group
@@ -67,7 +74,7 @@ def dpo(inputs: WorkloadInputs, gpu: GpuSpec) -> Dpo:
         pair_s=pair_s, step_s=DPO_BATCH_PAIRS * pair_s / inputs.gpus,
         reference_step_s=DPO_BATCH_PAIRS * reference_pair_s / inputs.gpus, epoch_s=epoch, total_s=epoch * inputs.epochs,
         per_gpu_gb=total_gb / inputs.gpus, total_gb=total_gb, fits=total_gb / inputs.gpus + extra <= usable,
-        min_gpus=_dpo_min_gpus(total_gb, extra, usable),
+        min_gpus=whole_hosts(_dpo_min_gpus(total_gb, extra, usable), gpu.node_gpus),
         tokens_per_pair=tokens, activation_gb=act, logits_gb=logit, timed_gpus=inputs.gpus,
     )
 

@@ -11,7 +11,6 @@ from typing import NamedTuple
 
 from app.model.assumptions import (
     COLOCATED_ENGINE_MEMORY_FRACTION,
-    FORWARD_MFU,
     HIDDEN_SECONDS_THRESHOLD_S,
     INFER_BYTES_PER_PARAM,
     SEPARATE_MIN_GPUS,
@@ -28,6 +27,7 @@ from app.model.physics.generation import (
     engine_fits,
     engine_layout,
     step_engines,
+    tensor_parallel_options,
 )
 from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
@@ -96,6 +96,11 @@ class Phases(NamedTuple):
     total_s: float
 
 
+def _covered(g: Generation, gpus: int) -> bool:
+    """Whether the engine's instances occupy all ``gpus`` (or nothing is generated)."""
+    return g.gpus <= 0 or g.engine_gpus == gpus
+
+
 def trainer_scores(w: Workload, score: int) -> bool:
     """Whether the frozen models' forwards (reference, reward model) run on the training GPUs: placed apart with no
     scoring GPUs while there is something to score — verl's and NeMo RL's trainers compute the reference log-probs
@@ -114,11 +119,13 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     g = engines.generation(gen)
     frozen = trainer_scores(w, score)
     on_trainer = w.scoring_train_flops + (w.scoring_score_flops if frozen else 0.0)
-    s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, FORWARD_MFU)
-    s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, FORWARD_MFU)
+    s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, w.scoring_mfu)
+    s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, w.scoring_mfu)
     scoring = max(s_train, s_score)
     training = training_seconds(w, i, train, frozen=frozen)
     sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
+    if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces the modelled broadcast
+        sync = i.refit_s
     total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
                   training_s=training, sync_s=sync, total_s=total)
@@ -147,7 +154,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     gpu = w.gpu
     engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
-    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, FORWARD_MFU)
+    scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, w.scoring_mfu)
     training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
     if i.engine == "vllm" and i.rollouts > 0:
@@ -157,6 +164,8 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
         if n > domain:
             sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
         sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, fastest_layout(w, n, colocated=True))
+    if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces refit, wake and swap
+        sync = i.refit_s
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
                   training_s=training, sync_s=sync, total_s=total)
@@ -184,7 +193,7 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
     minimum."""
     n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     out = [(gpus - t_min - s_min, s_min, t_min)]
     if a > 0 and c > 0:
@@ -259,7 +268,7 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     balances generation against scoring + training: verl's fully_async guidance, "the rollout time and train time
     close"; NeMo RL's 1-step-off recipes halve the GPUs), the rest R shared by scoring and training where
     B / s + C / t is least (B, C their GPU-seconds): s = R · √B / (√B + √C), held to each role's minimum."""
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     out = []
@@ -282,7 +291,7 @@ def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) ->
     rest = i.gpus - i.generation_gpus
     if (w.reference or w.reward_model) and training_fits(w, rest, colocated=True):
         return i.generation_gpus, 0, rest
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, FORWARD_MFU)
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     score = min(max(s_min, round(rest * share)), rest - 1) if s_min else 0
@@ -337,20 +346,33 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         phases = _colocated_phases(w, i, i.gpus)
         layout_step = phases.total_s
         searched = False
-        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack) and
-        # one GPU (no collectives at all) are tried
-        # too, so more GPUs never slow the step (the other GPUs then idle)
-        for n in (gpu.nvlink_domain_gpus, 1):
+        # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack), one
+        # GPU (no collectives at all) and, for each engine degree, the most GPUs its instances cover with none left
+        # over (``Engines.covering``: 6 of 7 GPUs for TP 2) are tried too, so more GPUs never slow the step (the
+        # other GPUs then idle)
+        node = gpu.node_gpus
+        counts = [gpu.nvlink_domain_gpus, 1]
+        for tp in tensor_parallel_options(w.arch, i.gpus, i.engine, gpu.nvlink_domain_gpus):
+            most = i.gpus - i.gpus % tp
+            counts.append(most if most <= node else most - most % node)  # beyond a host: whole hosts
+        covered = _covered(phases.generation, i.gpus)
+        for n in dict.fromkeys(counts):
             if n < i.gpus and i.rollouts > 0 and colocated_fits(w, i, n):
                 fewer = _colocated_phases(w, i, n)
-                if fewer.total_s < phases.total_s * (1 - 1e-12):
+                # engines that cover their GPUs first (a command can start them), then the fastest
+                if (not _covered(fewer.generation, n), fewer.total_s) < (not covered, phases.total_s * (1 - 1e-12)):
                     groups, phases, searched = gpu_groups(n, True), fewer, True
+                    covered = _covered(fewer.generation, n)
     else:
         engines = step_engines(w, i, w.usable_gb, i.gpus)
         fixed = gpu_groups(i.gpus, False)
         minimums = role_minimums(w, i)
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
+        left = groups.generation - engines.generation(groups.generation).engine_gpus
+        if 0 < left < groups.generation and training_fits(w, groups.training + left, colocated=False):
+            # GPUs no engine instance covers train instead of idling, as a command would run them
+            groups = Groups(groups.generation - left, groups.scoring, groups.training + left, False)
         searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)

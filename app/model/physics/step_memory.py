@@ -13,7 +13,7 @@ from app.model.assumptions import INFER_BYTES_PER_PARAM, SEPARATE_MIN_GPUS, GpuS
 from app.model.inputs import WorkloadInputs
 from app.model.physics.generation import Generation
 from app.model.physics.layout import TrainingLayout, training_layout
-from app.model.physics.memory import MAX_GPUS, Lane, ModelMemory, lane, min_gpus_that_fit
+from app.model.physics.memory import MAX_GPUS, Lane, ModelMemory, lane, min_gpus_that_fit, whole_hosts
 from app.model.physics.step import (
     Groups,
     Step,
@@ -108,7 +108,7 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
     """The memory of an RL step per GPU on its layouts (``Step.training_layout``, ``Step.gen``): the lanes, whether
     it fits — exactly when every lane fits and the engine instance does — and the fewest GPUs that fit (colocated:
     bisection over G of ``colocated_fits``; separate: the sum of the roles' minimums, ``role_minimums``, and at
-    least 4)."""
+    least 4), in whole hosts beyond one (``whole_hosts``: 27 → 32 on HGX), a count a launch command can run."""
     w = w or workload(inputs, gpu)
     i = inputs
     colocated = i.placement == "colocated"
@@ -149,7 +149,8 @@ def ppo_memory(inputs: WorkloadInputs, gpu: GpuSpec, step: Step, w: Workload | N
         wake = at_refit + sum(v for _, v in engine_parts(w, gen))
     return Memory(
         models=mem, per_gpu_gb=max(train_gb, score_gb, gen_gb), gpu_memory_gb=gpu.memory_gb, usable_gb=w.usable_gb,
-        fits=engine_ok and not any(ln.over for ln in lanes), min_gpus=min_g, training_per_gpu_gb=train_gb,
+        fits=engine_ok and not any(ln.over for ln in lanes), min_gpus=whole_hosts(min_g, gpu.node_gpus),
+        training_per_gpu_gb=train_gb,
         scoring_per_gpu_gb=score_gb, generation_per_gpu_gb=gen_gb, kv_gb_per_replica=gen.kv_gb_per_replica,
         kv_bytes_per_token=w.kv_bytes_per_token, activation_gb=layout.activation_gb, logits_gb=layout.logits_gb,
         host_gb=layout.host_gb, engine_gb_per_gpu=max(engine_gb, 0.0), peak_per_gpu_gb=peak, lanes=lanes,

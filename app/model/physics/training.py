@@ -61,6 +61,21 @@ class TrainingTime:
     total_s: float
 
 
+def micro_batches_per_replica(w: Workload, layout: TrainingLayout) -> int:
+    """Micro-batches one model replica (one data-parallel rank) runs per optimizer step, as a token-budget trainer
+    packs them (verl ``use_dynamic_bsz``, OpenRLHF ``--train.dynamic_batch_enable``): ⌈mini-batch sequences · mean
+    sequence tokens / dp / micro-batch tokens⌉, dp at most the mini-batch's sequences.  The pipeline bubble is
+    (p − 1) of them.
+
+    >>> import math
+    >>> math.ceil(128 * 4_608 / 16 / 16_384)   # 128 sequences of 4,608 tokens over 16 ranks, 16,384 per micro-batch
+    3
+    """
+    dp = max(1, min(layout.dp, w.mini_batch))
+    micro = micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu)
+    return max(1, math.ceil(w.mini_batch * w.seq_tokens / dp / micro - 1e-9))
+
+
 def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
     """Training one step on ``layout``, s.
 
@@ -84,7 +99,7 @@ def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
     gpu = w.gpu
     dp = min(layout.dp, w.mini_batch)
     model_parallel = layout.tp * layout.pp * layout.cp
-    compute = w.train_flops / (dp * model_parallel * gpu.peak_bf16_tflops * TERA * TRAIN_MFU)
+    compute = w.train_flops / (dp * model_parallel * gpu.peak_bf16_tflops * TERA * w.train_mfu)
     k = w.optimizer_steps
     offload_bytes = {"optimizer": OFFLOAD_GPU_BYTES_PER_PARAM, "params": PARAM_OFFLOAD_BYTES_PER_PARAM}.get(
         w.offload, 0.0)
@@ -98,8 +113,7 @@ def training_time(w: Workload, layout: TrainingLayout) -> TrainingTime:
                             expert_parallel_s=0.0, offload_s=offload, total_s=max(compute, comm) + offload)
     arch = w.arch
     tokens_per_replica = w.mini_batch * w.seq_tokens / dp  # one optimizer step's tokens on one model replica
-    micro = micro_batch_tokens(w.longest_seq_tokens, w.max_tokens_per_gpu)
-    micro_batches = max(1, math.ceil(tokens_per_replica / micro - 1e-9))
+    micro_batches = micro_batches_per_replica(w, layout)
     if layout.pp > 1:
         bubble = compute * (layout.pp - 1) / micro_batches
     per_gpu_tokens = tokens_per_replica / layout.cp

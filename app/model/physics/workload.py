@@ -9,8 +9,10 @@ import math
 from typing import NamedTuple
 
 from app.model.assumptions import (
+    FORWARD_MFU,
     GRPO_OPTIMIZER_STEPS,
     PPO_OPTIMIZER_STEPS,
+    TRAIN_MFU,
     USABLE_MEMORY_FRACTION,
     Arch,
     GpuSpec,
@@ -64,6 +66,8 @@ class Workload(NamedTuple):
     max_tokens_per_gpu: int = 16_384
     context_parallel: int = 1
     rm_b: float = 0.0
+    train_mfu: float = TRAIN_MFU      # training's share of the peak: the lab's, or the ``train_mfu`` fitted to a run
+    scoring_mfu: float = FORWARD_MFU  # the scoring forwards': the lab's forward_mfu, or ``scoring_mfu`` fitted
 
 
 def optimizer_steps_per_epoch(i: WorkloadInputs) -> int:
@@ -117,6 +121,8 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         train_flops=train_per_token * tokens * i.epochs, trained_b=arch.total_b + (i.rm_b if has_critic else 0.0),
         offload=i.offload, tuning=i.tuning, max_tokens_per_gpu=i.max_tokens_per_gpu,
         context_parallel=i.context_parallel, rm_b=i.rm_b,
+        train_mfu=TRAIN_MFU if i.train_mfu is None else i.train_mfu,
+        scoring_mfu=FORWARD_MFU if i.scoring_mfu is None else i.scoring_mfu,
     )
 def _group(i: WorkloadInputs) -> int:
     """Responses per prompt: ``group`` under GRPO, 1 otherwise (one response per prompt)."""
