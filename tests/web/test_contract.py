@@ -249,7 +249,7 @@ def _expected_regions(before: dict, after: dict) -> set[str]:
     out |= {f"dg-n-{k}" for k in before["nodes"] if before["nodes"][k] != after["nodes"][k]}
     out |= {f"dg-e-{k}" for k in before["edges"] if before["edges"][k] != after["edges"][k]}
     if before["estimates"] != after["estimates"] or before["inputs"] != after["inputs"]:
-        out |= {"live-estimates", "chart-step_vs_gpus", "chart-step_phases"}
+        out |= {"live-estimates", "chart-step_vs_gpus", "chart-step_phases", "chart-timeline"}
     return out
 
 
