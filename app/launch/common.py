@@ -168,6 +168,18 @@ def plan_batch(prompts: int, group: int, world: int, per_epoch: int) -> tuple[in
     return None
 
 
+def dpo_batch(planned: int, processes: int) -> int:
+    """DPO's pairs per optimizer step on ``processes`` GPUs of one pair each per micro-batch: the plan's batch when it
+    splits evenly, else the least multiple of the GPUs above it (every GPU takes at least one pair); with no plan,
+    about TARGET_BATCH_SEQUENCES.
+
+    >>> dpo_batch(64, 8), dpo_batch(64, 48), dpo_batch(0, 8)
+    (64, 96, 128)
+    """
+    target = planned or TARGET_BATCH_SEQUENCES
+    return processes * max(1, math.ceil(target / processes))
+
+
 def batch_note(key: str, size: int) -> str:
     """A batch-size note: beside the lab's assumed size when it differs, or saying it is that size."""
     return key + ("_assumed" if size == TARGET_BATCH_SEQUENCES else "")

@@ -24,6 +24,7 @@ from app.launch.common import (
     Command,
     Note,
     batch_note,
+    dpo_batch,
     fit_prompts,
     mini_batch,
     note,
@@ -172,8 +173,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
 
 def dpo_command(layout: LaunchLayout) -> Command:
     processes, nodes = layout.gpus, layout.nodes
-    per_step = processes * max(1, -(-TARGET_BATCH_SEQUENCES // processes))  # a multiple of the GPUs ≥ 128
+    per_step = dpo_batch(layout.dpo_batch_pairs, processes)  # the plan's pairs per step, whole per GPU
     b = Builder("trl", TRL_FLAGS)
+    if layout.dpo_batch_pairs and per_step != layout.dpo_batch_pairs:
+        b.unmapped("dpo_batch", pairs=layout.dpo_batch_pairs, gpus=processes, used=per_step)
     b.add("--model_name_or_path", model_path(layout))
     b.add("--dataset_name", PAIRS)
     b.add("--beta", layout.kl, source="trl.dpo_config")
@@ -183,7 +186,10 @@ def dpo_command(layout: LaunchLayout) -> Command:
     b.add("--gradient_accumulation_steps", per_step // processes)
     _common(b, layout)
     b.note("launch.note.dpo_offline")
-    b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
+    if layout.dpo_batch_pairs:
+        b.note("launch.note.plan_dpo_batch", pairs=per_step)
+    else:
+        b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
     b.note("launch.note.trl_dpo_data", path=PAIRS)
     _nodes_note(b, nodes)
     common_notes(b, layout, None)

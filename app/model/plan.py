@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from app.model.assumptions import GpuSpec
+from app.model.assumptions import DPO_BATCH_PAIRS, GpuSpec
 from app.model.inputs import WorkloadInputs
 from app.model.physics.layout import TrainingLayout
 from app.model.physics.memory import micro_batch_tokens
@@ -225,8 +225,10 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
     gpus = i.gpus
     nodes, per_node = _hosts(gpus, gpu)
     micro = math.ceil(micro_batch_tokens(i.prompt_tokens + i.response_max_tokens, i.max_tokens_per_gpu))
+    # DPO steps on batches of ``dpo_batch_pairs`` pairs (the model's DPO step); the stages before the loop have none
+    pairs = int(DPO_BATCH_PAIRS) if kind == "dpo" else 0
     training = PlanTraining(backend="fsdp", tp=1, pp=1, ep=1, cp=1, dp=gpus, micro_batch_tokens=micro,
-                            mini_batch_sequences=0, micro_batches_per_rank=1, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
+                            mini_batch_sequences=pairs, micro_batches_per_rank=1, optimizer_steps=1 if pairs else 0, epochs=i.epochs, offload=i.offload,
                             tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
     return Plan(
         kind=kind, trained=trained, gpu=i.gpu, gpus=gpus, gpus_given=gpus, nodes=nodes, gpus_per_node=per_node, placement="colocated",
