@@ -58,10 +58,12 @@ STATES = {
     # the model's own Megatron layouts (Step.training_layout): expert parallelism, then TP × PP × EP
     "megatron_moe_30b": _state(method="grpo", arch="qwen3_30b_a3b", gpus=32, gpu="h100_80g", placement="colocated",
                                reward="verifier", rollouts=1024, kl=0.001),
-    # 2,048 rollouts: the model's async split then gives verl's trainer pool (scoring + training) a multiple of
-    # Megatron's TP × PP (at 1,024 it is 96 GPUs against 64, which verl refuses: launch.reason.megatron_split)
+    # NeMo RL's 1-step-off halves: 128 generating, 128 training that also score (verl's trainer pool is scoring +
+    # training, so a searched split with a scoring group of its own gives verl a pool Megatron's TP × PP does not
+    # divide: launch.reason.megatron_split)
     "megatron_235b_async": _state(method="grpo", arch="qwen3_235b_a22b", gpus=256, gpu="h100_80g",
-                                  placement="separate", staleness=1, reward="verifier", rollouts=2048, kl=0.001),
+                                  placement="separate", staleness=1, reward="verifier", rollouts=2048, kl=0.001,
+                                  generation_gpus=128),
     "megatron_235b_engine_pipeline": _state(method="grpo", arch="qwen3_235b_a22b", gpus=128, gpu="h100_80g",
                                             placement="colocated", reward="verifier", rollouts=1024, kl=0.001),
     "megatron_405b_async": _state(method="ppo", arch="llama3_405b", gpus=128, gpu="b200_180g", placement="separate",

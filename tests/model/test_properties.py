@@ -191,7 +191,10 @@ def test_more_gpus_never_slower_colocated(i: WorkloadInputs, pair: tuple) -> Non
     if not all(evaluate(changed(i, gpus=g)).memory.fits for g in pair):
         return  # a state that does not fit is not timed as a run (its step is indicative; step_at_min_gpus is)
     few, many = (step_of(changed(i, gpus=g)).total_s for g in pair)
-    assert many <= few * (1 + REL)
+    # the colocated step tries a few counts below G (a host, one GPU, the most each engine degree covers), not every
+    # count, so a larger G may land a hair above a smaller one's best (528 against 1,024 GPUs of a 0.1 B model:
+    # 2e-5 apart), within the search's tolerance
+    assert many <= few * (1 + SEARCH_REL)
 
 
 @FEW

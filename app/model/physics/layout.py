@@ -173,7 +173,9 @@ def megatron_candidates(arch: Arch, gpus: int, cp: int, max_tp: int = GPUS_PER_N
     ``megatron_max_pipeline``), and
     for each the tensor-parallel degree 1 → 8 inside a host (``max_tp``: ``GpuSpec.node_gpus``, 8 on HGX, a GB200
     tray's 4 — NeMo RL's GB200 recipes train at TP 1–4, and a launch command's TP stays on one host); experts over as many GPUs as the stage's ranks allow,
-    up to ``megatron_max_expert_parallel`` (every NeMo RL MoE recipe uses EP 8–16)."""
+    up to ``megatron_max_expert_parallel`` (every NeMo RL MoE recipe uses EP 8–16); TP · PP · CP and EP · PP divide
+    the GPUs (Megatron-Core refuses a remainder).  A pipeline need not divide the layers: Megatron places the rest
+    with ``num_layers_in_first/last_pipeline_stage`` (verl's DeepSeek-V3 recipe: 61 layers over 16 stages)."""
     out = []
     pp = 1
     while pp <= min(arch.layers, gpus, MEGATRON_MAX_PIPELINE):
@@ -182,8 +184,14 @@ def megatron_candidates(arch: Arch, gpus: int, cp: int, max_tp: int = GPUS_PER_N
         if arch.moe:
             while ep * 2 <= min(arch.experts, MEGATRON_MAX_EXPERT_PARALLEL, per_stage):
                 ep *= 2
+        while ep > 1 and gpus % (ep * pp):
+            ep //= 2
         for tp in (1, 2, 4, 8):
-            if tp <= max_tp and tp * pp * cp <= gpus:
+            # Megatron-Core's parallel state: the world divides into TP · PP · CP model-parallel groups and EP · PP
+            # expert groups (megatron/core/parallel_state.py ``initialize_model_parallel`` raises when "world_size
+            # … is not divisible by tensor_model_parallel_size … x pipeline_model_parallel_size … x
+            # context_parallel_size")
+            if tp <= max_tp and gpus % (tp * pp * cp) == 0:
                 out.append((tp, pp, ep))
         pp *= 2
     return out
@@ -232,6 +240,16 @@ def training_fits(w: Workload, gpus: int, colocated: bool) -> bool:
     return any(_layout(w, "megatron", tp, pp, ep, gpus, colocated).fits for tp, pp, ep in widest.values())
 
 
+def megatron_counts(node_gpus: int) -> tuple[int, ...]:
+    """The GPU counts a Megatron trainer is given, smallest first: powers of 2 up to a host, then whole hosts.
+
+    >>> megatron_counts(8)[:6], megatron_counts(4)[:5], megatron_counts(8)[-1]
+    ((1, 2, 4, 8, 16, 24), (1, 2, 4, 8, 12), 4096)
+    """
+    small = tuple(2 ** k for k in range(node_gpus.bit_length()) if 2 ** k <= node_gpus)
+    return small + tuple(range(2 * node_gpus, MAX_GPUS + 1, node_gpus))
+
+
 def min_training_gpus(w: Workload, colocated: bool = False) -> int | None:
     """The fewest training GPUs whose layout fits (at least one per trained model), None beyond 4,096: found by
     galloping and bisection (``min_gpus_that_fit``) from a floor below which the states cannot fit — every GPU holds
@@ -244,6 +262,13 @@ def min_training_gpus(w: Workload, colocated: bool = False) -> int | None:
         floor_gb = resident * (w.arch.total_b + (w.rm_b if w.critic else 0.0))
         room = w.usable_gb - layout.extra_gb / GPUS_PER_NODE
     lo = max(1, math.floor(floor_gb / room)) if room > 0 else 1
-    found = min_gpus_that_fit(lambda g: training_fits(w, g, colocated), lo=min(lo, MAX_GPUS))
+    if layout.backend == "fsdp":
+        found = min_gpus_that_fit(lambda g: training_fits(w, g, colocated), lo=min(lo, MAX_GPUS))
+    else:
+        # Megatron's groups divide the GPUs (TP · PP · CP, EP · PP), so a count with few divisors may not fit where
+        # a smaller one does: the counts a Megatron run is given, powers of 2 within a host then whole hosts, are
+        # searched in order instead (``megatron_counts``)
+        found = next((g for g in megatron_counts(w.gpu.node_gpus) if g >= min(lo, MAX_GPUS)
+                      and training_fits(w, g, colocated)), None)
     n_models = 2 if w.critic else 1
     return None if found is None else max(found, n_models)

@@ -29,7 +29,14 @@ from app.model.physics.generation import (
     step_engines,
     tensor_parallel_options,
 )
-from app.model.physics.layout import TrainingLayout, min_training_gpus, training_fits, training_layout
+from app.model.physics.layout import (
+    TrainingLayout,
+    backend_for,
+    megatron_counts,
+    min_training_gpus,
+    training_fits,
+    training_layout,
+)
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
 from app.model.physics.network import _sync_link, collective_bandwidth
 from app.model.physics.training import (
@@ -318,6 +325,14 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
         layouts += [(one_node.generation, one_node.scoring, one_node.training),
                     *_balanced(w, i, engines, node, t_min, s_min, g_min)]
     best, best_s = None, math.inf
+    if backend_for(w.arch) == "megatron":  # Megatron's groups divide its GPUs: a split trains on a count it is given
+        counts = megatron_counts(w.gpu.node_gpus)
+        snapped = []
+        for gen, score, train in layouts:
+            fit = next((c for c in reversed(counts) if t_min <= c <= train and training_fits(w, c, colocated=False)),
+                       train)
+            snapped.append((gen + train - fit, score, fit))
+        layouts = snapped
     for layout in dict.fromkeys(layouts):
         gen, score, train = layout
         if train < t_min or score < s_min or gen < max(g_min, 1):
@@ -370,9 +385,14 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         best = _best_separate(w, i, engines, fixed, minimums)
         groups = Groups(*best, False) if best else fixed
         left = groups.generation - engines.generation(groups.generation).engine_gpus
-        if 0 < left < groups.generation and training_fits(w, groups.training + left, colocated=False):
-            # GPUs no engine instance covers train instead of idling, as a command would run them
-            groups = Groups(groups.generation - left, groups.scoring, groups.training + left, False)
+        if 0 < left < groups.generation:
+            # GPUs no engine instance covers train, as a command would run them, or score where the trainer's layout
+            # cannot take them (Megatron's groups divide its GPUs), or idle: the generation group is what the engines
+            # cover
+            more = training_fits(w, groups.training + left, colocated=False)
+            to_score = not more and groups.scoring > 0  # else the scoring group takes them (no layout to divide)
+            groups = Groups(groups.generation - left, groups.scoring + (left if to_score else 0),
+                            groups.training + (left if more else 0), False)
         searched = groups != fixed and not i.generation_gpus  # a split the user fixed is not searched
         layout_step = (_separate_phases(w, i, engines, fixed.generation, fixed.scoring, fixed.training).total_s
                        if searched else 0.0)
