@@ -11,7 +11,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from app.i18n import LANGS, translator
-from app.i18n.formats import row_duration_unit
+from app.i18n.formats import axis_duration_unit, row_duration_unit
 from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
@@ -76,6 +76,7 @@ def notice_text(n, t) -> Markup:  # noqa: ANN001
 
 GLOBALS = dict(
     row_unit=row_duration_unit,  # one unit for a row of durations (the compare table)
+    axis_unit=axis_duration_unit,  # one unit for a linear axis of durations (the phase chart)
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},

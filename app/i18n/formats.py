@@ -87,6 +87,31 @@ def fmt_duration_in(seconds: float, lang: str, unit: str) -> str:
     return f"{sig(v, 2) if abs(v) < 10 else f'{v:,.0f}'} {UNITS[lang][unit]}"
 
 
+def fmt_round_duration(seconds: float, lang: str) -> str:
+    """A log axis's round mark in the unit it is round in (issue 37: the top mark 60 s reads 「1 分钟」, a round value
+    of its own unit, not 「60 秒」 among 「100 毫秒 · 1 秒 · 10 秒」).
+
+    >>> [fmt_round_duration(s, "zh") for s in (0.1, 1, 10, 60, 600, 7200, 86_400)]
+    ['100 毫秒', '1 秒', '10 秒', '1 分钟', '10 分钟', '2 小时', '1 天']
+    """
+    for unit in ("d", "h", "min", "s"):
+        size = _SECONDS_IN[unit]
+        if seconds >= size and abs(seconds / size - round(seconds / size)) < 1e-9:
+            return fmt_duration_in(seconds, lang, unit)
+    return fmt_duration(seconds, lang)
+
+
+def axis_duration_unit(*seconds: float) -> str:
+    """One unit for the marks of a linear axis of durations: seconds while they stay under 10,000, so 0, 50, 100
+    read 「0 秒 · 50 秒 · 100 秒」 (not 「… 50 秒 · 1.7 分钟」); milliseconds below a second; else the longest's unit.
+
+    >>> axis_duration_unit(0, 50, 100), axis_duration_unit(0, 0.2, 0.4), axis_duration_unit(0, 20_000, 40_000)
+    ('s', 'ms', 'h')
+    """
+    top = max((abs(s) for s in seconds), default=0.0)
+    return "ms" if 0 < top < 1 else "s" if top < 10_000 else duration_unit(top)
+
+
 def fmt_gb(gb: float) -> str:
     """Gigabytes: whole above 100, one decimal above 1, two significant digits below.
 
@@ -148,6 +173,7 @@ def spec_formatters(lang: str) -> dict[str, object]:
         "dur": lambda v: fmt_duration(float(v), lang),
         "hdur": lambda v: fmt_duration(3600 * float(v), lang),  # a duration given in hours
         **{f"dur_{u}": (lambda v, u=u: fmt_duration_in(float(v), lang, u)) for u in _SECONDS_IN},  # one row's unit
+        "tick_dur": lambda v: fmt_round_duration(float(v), lang),  # a log axis's round mark
         "gb": lambda v: fmt_gb(float(v)),
         "pct": lambda v: f"{v:,.0f}%",  # 4218 % → "4,218%": the locale's separators, as {x:n} writes them
         "b": lambda v: fmt_params_b(float(v)),
