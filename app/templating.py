@@ -45,7 +45,9 @@ def t_args(args: dict, t) -> dict:  # noqa: ANN001
 def _input_labels(names, t) -> str:  # noqa: ANN001
     """The parameters' labels, each quoted as the language quotes a UI label, comma-separated (the causes of a
     meter's move)."""
-    return t("ui.list_sep").join(t("ui.quoted_label", label=t(f"input.{name}.label")) for name in names)
+    # Chinese sets quoted items side by side with no 顿号 between them: 「「GPU 数量」「Generation 部署方式」」
+    sep = "" if t("ui.quoted_label", label="").endswith("」") else t("ui.list_sep")
+    return sep.join(t("ui.quoted_label", label=t(f"input.{name}.label")) for name in names)
 
 
 _CHOICE_NAMES = frozenset(c.name for c in CHOICES)

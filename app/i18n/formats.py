@@ -175,6 +175,8 @@ def spec_formatters(lang: str) -> dict[str, object]:
         **{f"dur_{u}": (lambda v, u=u: fmt_duration_in(float(v), lang, u)) for u in _SECONDS_IN},  # one row's unit
         "tick_dur": lambda v: fmt_round_duration(float(v), lang),  # a log axis's round mark
         "gb": lambda v: fmt_gb(float(v)),
+        # a share of the usable memory: past 200% Chinese says how many times over (「是可用显存的 25 倍」), not 「2,544%」
+        "share": (lambda v: f"{v:,.0f}%" if v <= 200 else f"{sig(v / 100, 2)} 倍") if lang == "zh" else (lambda v: f"{v:,.0f}%"),
         "pct": lambda v: f"{v:,.0f}%",  # 4218 % → "4,218%": the locale's separators, as {x:n} writes them
         "b": lambda v: fmt_params_b(float(v)),
         "g2": lambda v: sig(float(v), 2),  # a ratio in prose: 「0.63 倍」, two significant digits

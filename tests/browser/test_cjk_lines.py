@@ -53,3 +53,22 @@ def test_the_english_page_keeps_the_defaults(open_page, base_url: str) -> None:
     goto(page, f"{base_url}/en/")
     s = _style(page, ".meter-label")
     assert s["wordBreak"] == "normal" and s["lineBreak"] != "strict", s
+
+
+ZH_PAGES = {
+    "compare": "/zh/compare", "reference": "/zh/reference", "plan": "/zh/plan", "calibrate": "/zh/calibrate",
+    "nofit": "/zh/?policy_b=175&rm_b=175&gpus=8&gpu=a100_40g", "grpo": "/zh/?method=grpo&reward=verifier",
+    "dpo": "/zh/?method=dpo", "launch": "/zh/launch?method=grpo&reward=verifier&arch=qwen25_7b&gpu=h100_80g&gpus=64"
+                                        "&rollouts=1024&passes=2&rollout_dtype=fp8&kl=0.001",
+}
+
+
+@pytest.mark.parametrize("name", list(ZH_PAGES))
+def test_zh_pages_keep_their_titles_whole(open_page, base_url: str, name: str) -> None:
+    """Every zh page this round reads: its headings keep words whole and balance (computed style), and a screenshot
+    (artifacts/screenshots/cjk-<name>-zh.png) for a person to look at."""
+    page: Page = open_page(viewport=DESKTOP)
+    goto(page, f"{base_url}{ZH_PAGES[name]}")
+    s = _style(page, "h1, h2")
+    assert (s["wordBreak"], s["lineBreak"]) == ("keep-all", "strict") and "balance" in s["textWrap"], s
+    shoot(page, f"cjk-{name}-zh", full_page=False)
