@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
 from app.i18n import LANGS, translator
+from app.i18n.formats import axis_duration_unit, row_duration_unit
 from app.i18n.terms import term_html
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import CHOICES, fmt_param
@@ -44,7 +45,9 @@ def t_args(args: dict, t) -> dict:  # noqa: ANN001
 def _input_labels(names, t) -> str:  # noqa: ANN001
     """The parameters' labels, each quoted as the language quotes a UI label, comma-separated (the causes of a
     meter's move)."""
-    return t("ui.list_sep").join(t("ui.quoted_label", label=t(f"input.{name}.label")) for name in names)
+    # Chinese sets quoted items side by side with no 顿号 between them: 「「GPU 数量」「Generation 部署方式」」
+    sep = "" if t("ui.quoted_label", label="").endswith("」") else t("ui.list_sep")
+    return sep.join(t("ui.quoted_label", label=t(f"input.{name}.label")) for name in names)
 
 
 _CHOICE_NAMES = frozenset(c.name for c in CHOICES)
@@ -68,11 +71,14 @@ def notice_text(n, t) -> Markup:  # noqa: ANN001
     label = t("ui.quoted_label", label=t(key))
     choices = next((c.choices for c in CHOICES if c.name == name), ())
     shown = {v: (_shown_value(v, name, t) if v in choices else v) for v in (n.given, n.used)}
-    return t.markup(f"notice.{n.kind}", field=n.field, label=label, given=n.given, used=n.used,
+    used = f"{int(n.used):,}" if n.used.isdigit() else n.used  # the value the page uses, as its figures print it
+    return t.markup(f"notice.{n.kind}", field=n.field, label=label, given=n.given, used=used,
                     given_label=shown[n.given], used_label=shown[n.used])
 
 
 GLOBALS = dict(
+    row_unit=row_duration_unit,  # one unit for a row of durations (the compare table)
+    axis_unit=axis_duration_unit,  # one unit for a linear axis of durations (the phase chart)
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},

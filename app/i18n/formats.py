@@ -47,6 +47,71 @@ def fmt_duration(seconds: float, lang: str) -> str:
     return f"{seconds / 86400:,.1f} {u['d']}" if seconds < 864000 else f"{seconds / 86400:,.0f} {u['d']}"
 
 
+_SECONDS_IN = {"ms": 0.001, "s": 1.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def duration_unit(seconds: float) -> str:
+    """The unit ``fmt_duration`` writes ``seconds`` in.
+
+    >>> duration_unit(0.5), duration_unit(86), duration_unit(138), duration_unit(6 * 3600)
+    ('ms', 's', 'min', 'h')
+    """
+    s = abs(seconds)
+    return ("ms" if 0 < s < 1 else "s" if s < 90 else "min" if s < 90 * 60 else "h" if s < 48 * 3600 else "d")
+
+
+def row_duration_unit(*seconds: float) -> str:
+    """One unit for the durations of one row (issue 37: 「138 秒｜86 秒｜−51 秒」, not 「2.3 分钟｜86 秒｜−51 秒」): the
+    unit of the shortest nonzero one, unless the longest would then need five digits.
+
+    >>> row_duration_unit(138, 86, 51), row_duration_unit(6.6 * 3600, 16 * 60), row_duration_unit(400 * 3600, 2)
+    ('s', 'min', 'h')
+    """
+    nonzero = [abs(s) for s in seconds if s]
+    if not nonzero:
+        return "s"
+    order = list(_SECONDS_IN)
+    k = order.index(duration_unit(min(nonzero)))
+    while k < len(order) - 1 and max(nonzero) / _SECONDS_IN[order[k]] >= 10_000:
+        k += 1
+    return order[k]
+
+
+def fmt_duration_in(seconds: float, lang: str, unit: str) -> str:
+    """A duration in the given unit, with the digits ``fmt_duration`` would give it there.
+
+    >>> fmt_duration_in(138, "zh", "s"), fmt_duration_in(51, "en", "s"), fmt_duration_in(960, "en", "min")
+    ('138 秒', '51 s', '16 min')
+    """
+    v = seconds / _SECONDS_IN[unit]
+    return f"{sig(v, 2) if abs(v) < 10 else f'{v:,.0f}'} {UNITS[lang][unit]}"
+
+
+def fmt_round_duration(seconds: float, lang: str) -> str:
+    """A log axis's round mark in the unit it is round in (issue 37: the top mark 60 s reads 「1 分钟」, a round value
+    of its own unit, not 「60 秒」 among 「100 毫秒 · 1 秒 · 10 秒」).
+
+    >>> [fmt_round_duration(s, "zh") for s in (0.1, 1, 10, 60, 600, 7200, 86_400)]
+    ['100 毫秒', '1 秒', '10 秒', '1 分钟', '10 分钟', '2 小时', '1 天']
+    """
+    for unit in ("d", "h", "min", "s"):
+        size = _SECONDS_IN[unit]
+        if seconds >= size and abs(seconds / size - round(seconds / size)) < 1e-9:
+            return fmt_duration_in(seconds, lang, unit)
+    return fmt_duration(seconds, lang)
+
+
+def axis_duration_unit(*seconds: float) -> str:
+    """One unit for the marks of a linear axis of durations: seconds while they stay under 10,000, so 0, 50, 100
+    read 「0 秒 · 50 秒 · 100 秒」 (not 「… 50 秒 · 1.7 分钟」); milliseconds below a second; else the longest's unit.
+
+    >>> axis_duration_unit(0, 50, 100), axis_duration_unit(0, 0.2, 0.4), axis_duration_unit(0, 20_000, 40_000)
+    ('s', 'ms', 'h')
+    """
+    top = max((abs(s) for s in seconds), default=0.0)
+    return "ms" if 0 < top < 1 else "s" if top < 10_000 else duration_unit(top)
+
+
 def fmt_gb(gb: float) -> str:
     """Gigabytes: whole above 100, one decimal above 1, two significant digits below.
 
@@ -107,9 +172,14 @@ def spec_formatters(lang: str) -> dict[str, object]:
         "n": lambda v: f"{round(v):,}",
         "dur": lambda v: fmt_duration(float(v), lang),
         "hdur": lambda v: fmt_duration(3600 * float(v), lang),  # a duration given in hours
+        **{f"dur_{u}": (lambda v, u=u: fmt_duration_in(float(v), lang, u)) for u in _SECONDS_IN},  # one row's unit
+        "tick_dur": lambda v: fmt_round_duration(float(v), lang),  # a log axis's round mark
         "gb": lambda v: fmt_gb(float(v)),
+        # a share of the usable memory: past 200% Chinese says how many times over (「是可用显存的 25 倍」), not 「2,544%」
+        "share": (lambda v: f"{v:,.0f}%" if v <= 200 else f"{sig(v / 100, 2)} 倍") if lang == "zh" else (lambda v: f"{v:,.0f}%"),
         "pct": lambda v: f"{v:,.0f}%",  # 4218 % → "4,218%": the locale's separators, as {x:n} writes them
         "b": lambda v: fmt_params_b(float(v)),
+        "g2": lambda v: sig(float(v), 2),  # a ratio in prose: 「0.63 倍」, two significant digits
         "g3": lambda v: sig(float(v), 3),
         "gpus": lambda v: fmt_gpus(round(v), lang),
     }

@@ -28,8 +28,10 @@ _flush_text, _flush_card, _flush_why = (partial(_text, joiner=""), partial(_card
     ("en", "gpus=2&placement=separate", "Separate placement needs at least 4 GPUs; using Colocated placement"),
     ("zh", "placement=colocated&staleness=1",
      "同卡部署（colocated）时生成没法提前跑：「Generation 提前步数」≥ 1 需要分离部署，已改为分离部署（separate）。"),
-    ("zh", "kl=5", "「KL penalty β」的 5 超过上限，已改为 1（kl）。"),
-    ("zh", "method=zz", "「优化方法」没有 zz 这个选项，已改为「PPO」（method）。"),
+    ("zh", "kl=5", "「KL penalty β」填的 5 超过上限，已改为 1（参数 kl）。"),
+    ("zh", "gpus=999999", "「GPU 数量」填的 999999 超过上限，已改为 4,096（参数 gpus）。"),
+    ("zh", "rollouts=abc", "「每个 step 的 rollout 数」填的 abc 不是有效数字，已改用默认值（参数 rollouts）。"),
+    ("zh", "method=zz", "「优化方法」没有 zz 这个选项，已改为「PPO」（参数 method）。"),
 ])
 def test_notices_use_the_forms_labels(client, lang: str, query: str, expected: str) -> None:
     """Before: 「placement = separate 至少需要 4 张 GPU，已改用 colocated 。」 (raw enum values)."""

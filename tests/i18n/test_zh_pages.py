@@ -102,7 +102,24 @@ PAGES = [
     *(f"/zh/compare?{_q(p.inputs)}" for p in PRESETS),
     *(f"/zh/launch?{_q(p.inputs)}" for p in PRESETS),
 ]
-HALF_WIDTH = re.compile(rf"[{HAN}][:(),]|[:(),][{HAN}]")
+# zh-read-9 (issue 37): the states the 12-03 read names, and this round's pages (the planner, the calibration page
+# with and without a fitted log, the launch page's unmapped notes, the reference page, the error notices).
+READ_9 = [
+    "/zh/?method=grpo&reward=verifier", "/zh/?method=grpo", "/zh/?method=dpo",
+    "/zh/?arch=qwen3_235b_a22b&gpus=128&gpu=h100_80g", "/zh/?policy_b=175&rm_b=175&gpus=8&gpu=a100_40g",
+    "/zh/?present=1", "/zh/?rollouts=abc", "/zh/?gpus=999999", "/zh/reference",
+    "/zh/plan", "/zh/plan?" + urlencode(dict(method="grpo", reward="verifier", arch="qwen3_8b", gpu="h100_80g",
+                                              gpus=16, rollouts=2048, group=8, prompt_tokens=512, response_tokens=3000,
+                                              response_max_tokens=8192, kl=0.001, prompts=17000, passes=1, max_gpus=64)),
+    "/zh/calibrate", "/zh/launch?method=grpo&reward=verifier&arch=qwen25_7b&gpu=h100_80g&gpus=64&rollouts=1024"
+                     "&passes=2&rollout_dtype=fp8&kl=0.001",
+    "/zh/launch?method=dpo", "/zh/launch?policy_b=175&rm_b=175&gpus=8&gpu=a100_40g",
+]
+PAGES += READ_9
+# Chinese typography: no half-width : ; , ! ? ( ) next to a Chinese character (a space between them included), and
+# none after a Latin word or a number when Chinese follows (「reward model, 然后」「β = 0.001; 组大小」); no half-width
+# full stop right after a Chinese character.
+HALF_WIDTH = re.compile(rf"[{HAN}]\s*[:;,!?()]|[:;,!?()]\s*[{HAN}]|[{HAN}]\.(?!\d)")
 
 
 def _leaks(client, url: str, headers: dict | None = None) -> tuple[set[str], list[str]]:  # noqa: ANN001
@@ -119,6 +136,32 @@ def test_a_zh_page_reads_in_chinese(client, url: str) -> None:
     words, punct = _leaks(client, url)
     assert not words, f"English on {url}: {sorted(words)}"
     assert not punct, f"half-width punctuation between Chinese on {url}: {punct}"
+
+
+def test_the_zh_calibration_result_reads_in_chinese(client) -> None:  # noqa: ANN001
+    """The calibrate page with a fitted verl log: its phases, factors and notes, as a zh reader sees them."""
+    from calibrate.logformats import verl_lines  # noqa: PLC0415
+
+    log = verl_lines([(n, {"timing_s/gen": g, "timing_s/old_log_prob": 9.0, "timing_s/update_actor": 20.0,
+                           "timing_s/update_weights": 3.0, "timing_s/step": g + 33.0, "response_length/mean": 1000.0})
+                      for n, g in ((1, 29.0), (2, 30.0), (3, 31.0))])
+    q = urlencode(dict(method="grpo", arch="qwen25_7b", policy_b=7.6, gpus=16, gpu="h100_80g", reward="verifier",
+                       kl=0.001))
+    r = client.post(f"/zh/calibrate?{q}", content=urlencode({"log": log}),
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 200 and 'id="calibrate-result"' in r.text
+    runs = _runs(r.text)
+    words = {w for run in runs for w in english_left(run)}
+    punct = [run.strip()[:80] for run in runs if HALF_WIDTH.search(run)]
+    assert not words, f"English on the calibration result: {sorted(words)}"
+    assert not punct, f"half-width punctuation between Chinese on the calibration result: {punct}"
+
+
+def test_the_half_width_check_sees_what_chinese_typography_forbids() -> None:
+    for bad in ("生成,打分", "生成, 打分", "reward model, 然后", "β = 0.001; 组大小", "见下文:", "(见上文)", "生成 (TP 8)", "完成."):
+        assert HALF_WIDTH.search(bad), bad
+    for ok in ("生成，打分", "`ln(1 + x)`", "0.5 × 80 GB", "TP 8 × PP 2", "v0.4 的", "54%，"):
+        assert not HALF_WIDTH.search(ok), ok
 
 
 @pytest.mark.parametrize("change", [{"rollouts": 1024}, {"method": "grpo"}, {"method": "dpo"}, {"pairs": 0},

@@ -14,6 +14,7 @@ from support.html import parse
 from support.urls import LANGS, query_of
 
 from app.i18n import translator
+from app.i18n.formats import row_duration_unit
 from app.model import DEFAULTS, evaluate, normalise
 from app.model.compare import METHOD_KL, ROW_IDS, node_diff, phase_rows, with_method
 from app.model.scenarios import WALKTHROUGH
@@ -92,8 +93,14 @@ def test_each_pair_renders_and_matches_the_model(client, lang, m_a, m_b):
     t = translator(lang)
     for row in phase_rows(ra, rb):
         cells = _cells(doc, row.id)
-        assert cells[1] == ("—" if row.a is None else t.fmt(row.unit, row.a)), (row.id, cells)
-        assert cells[2] == ("—" if row.b is None else t.fmt(row.unit, row.b)), (row.id, cells)
+        # a row of durations is written in one unit (issue 37: 「138 秒｜86 秒｜−51 秒」, not 「2.3 分钟｜86 秒」)
+        spec = f"dur_{row_duration_unit(row.a or 0, row.b or 0)}" if row.unit == "dur" else row.unit
+        assert cells[1] == ("—" if row.a is None else t.fmt(spec, row.a)), (row.id, cells)
+        assert cells[2] == ("—" if row.b is None else t.fmt(spec, row.b)), (row.id, cells)
+        if row.unit == "dur":
+            units = {c.split()[-1] for c in cells[1:3] if c != "—"}
+            units |= {cells[3].split(" · ")[0].split()[-1]} if cells[3][:1] in "+−" else set()
+            assert len(units) == 1, (row.id, cells)
     assert len(doc.having("data-compare-meter")) == 5
     current = [e.get("data-pair") for e in doc.elements if e.get("data-pair") and e.get("aria-current") == "true"]
     assert current == [f"{m_a}-{m_b}"]
