@@ -316,7 +316,7 @@ class CalibrateOut(BaseModel):
                                                       "state's")
     query: dict[str, str] = Field(description="the lab state with the fitted factors as explicit inputs: "
                                               "GET /api/evaluate with it answers calibrated_s")
-    links: dict[str, str] = Field(description="the lab and the calibrate page for `query` (en)")
+    links: dict[str, str] = Field(description="the lab, the calibrate page and the planner for `query` (en)")
 
 
 def calibrate_out(c: Calibration) -> CalibrateOut:
@@ -332,7 +332,8 @@ def calibrate_out(c: Calibration) -> CalibrateOut:
         outliers=[OutlierOut(step=o.step, phase=o.phase, seconds=o.seconds, median_s=o.median_s) for o in c.outliers],
         lengths={x.name: LengthOut(log=x.log, state=x.state) for x in c.lengths},
         query=query,
-        links={"lab": f"/en/?{urlencode(query)}", "calibrate": f"/en/calibrate?{urlencode(query)}"})
+        links={"lab": f"/en/?{urlencode(query)}", "calibrate": f"/en/calibrate?{urlencode(query)}",
+               "plan": f"/en/plan?{urlencode(query)}"})
 
 
 def error_message(kind: str, limit: int = 0) -> str:

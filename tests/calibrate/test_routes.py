@@ -52,6 +52,7 @@ def test_a_good_paste_answers_the_fit(client):
     assert body["query"]["train_mfu"] == str(f["value"]) and body["query"]["method"] == "grpo"
     assert body["lengths"]["response_mean"] == {"log": 1000.0, "state": 1024.0}
     assert body["links"]["lab"].startswith("/en/?") and "train_mfu=" in body["links"]["lab"]
+    assert body["links"]["plan"].startswith("/en/plan?") and "train_mfu=" in body["links"]["plan"]
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
@@ -193,3 +194,15 @@ def test_every_page_that_uses_a_fitted_factor_says_so(client, lang, page):
     banner = doc.by_id("fitted-banner")
     assert banner is not None and words in banner.text and "0.2" in banner.text
     assert parse(client.get(f"/{lang}/{page}?{Q}").text).by_id("fitted-banner") is None
+
+
+def test_the_planner_sizes_a_calibrated_cluster_with_its_fitted_factors(client):
+    """Factors are inputs like any other: the calibrate answer links its planner, and the planner's options carry
+    the factors in their queries, so a slower cluster (training at 20 % MFU, decode at 30 % of HBM bandwidth) needs
+    more hours than the lab's own constants give."""
+    base = "method=grpo&reward=verifier&arch=qwen3_8b&gpu=h100_80g&gpus=16&rollouts=1024&kl=0.001"
+    slow = base + "&train_mfu=0.2&decode_bandwidth_efficiency=0.3"
+    own, fitted = (client.get(f"/api/plan?{q}").json() for q in (base, slow))
+    pick = lambda a: a["cheapest"] or a["options"][0]  # noqa: E731
+    assert pick(fitted)["query"]["train_mfu"] == "0.2" and "train_mfu" not in pick(own)["query"]
+    assert pick(fitted)["hours"] > pick(own)["hours"]
