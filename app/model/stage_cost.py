@@ -174,7 +174,7 @@ def stage_lanes(stage: str, inputs: WorkloadInputs, memory: Memory, d: Dpo, offl
         reference = 0.0 if inputs.tuning == "lora" else INFER_BYTES_PER_PARAM * policy_arch(inputs).total_b
         return (lane("all", g, (("actor", (d.total_gb - reference) / g), ("reference", reference / g),
                                 ("activations", d.activation_gb), ("logits", d.logits_gb)), usable, keep="actor"),)
-    lanes = [lane("all", g, (("sft", offline.sft_per_gpu_gb),), usable, keep="sft")]
+    lanes = [lane("sft", g, (("sft", offline.sft_per_gpu_gb),), usable, keep="sft")]
     if stage == "reward_model":
         lanes.append(lane("rm", g, (("rm", offline.rm_per_gpu_gb),), usable, keep="rm"))
     return tuple(lanes)
