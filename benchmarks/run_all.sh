@@ -34,6 +34,7 @@ OUT=${OUT:-benchmarks/results}
 PEERS=${PEERS:-gradio}
 PEERS_DIR=${PEERS_DIR:-$ROOT/../shared/peers}
 PEERS_VENV=${PEERS_VENV:-$ROOT/benchmarks/.peers-venv}
+case $PEERS_VENV in /*) ;; *) PEERS_VENV=$ROOT/$PEERS_VENV ;; esac  # the peers run from their own folder
 if [ "${QUICK:-0}" = 1 ]; then MOVES=30 ROUNDS=2 LOADS=3 ITER=20 MODEL_ARGS=--quick RANDOM_STATES=10 CLASS=20s
 else MOVES=60 ROUNDS=3 LOADS=5 ITER=40 MODEL_ARGS="" RANDOM_STATES=40 CLASS=60s; fi
 CLASS=${CLASS_TIME:-$CLASS}
