@@ -340,6 +340,14 @@ _CONSTANTS = (
     Constant("engine_wake_s", 1.0, "s per step"),  # colocated: KV cache re-allocated, engine resumed (vllm_sleep)
     Constant("rollout_fp8_bytes_per_param", 1.0, "B/param", "vllm_fp8"),      # FP8 W8A8 engine weights
     Constant("rollout_fp8_kv_bytes_per_value", 1.0, "B", "vllm_fp8"),         # kv_cache_dtype=fp8
+    # --- the refit (physics/refit.py): a fit to verl's checkpoint-engine ablation table (fully_async.md) ---------
+    # load per tensor: the geometric mean of the bucketed rows' seconds per tensor beyond the wire (Qwen3-235B-A22B
+    # (23.7 − 9.4 − 0.235) / 36,757 = 0.383 ms, Qwen3-30B-A3B (4.38 − 1.22 − 0.03) / 18,771 = 0.167 ms): 0.25 ms
+    Constant("refit_load_per_tensor_s", 0.25e-3, "s per tensor", "verl_async"),
+    # per_tensor's collective per tensor across nodes: the NCCL rows' seconds per tensor beyond the wire less the
+    # load (235B (58.57 − 18.89) / 36,757 − 0.25 = 0.83 ms; 30B (15.76 − 2.39) / 18,771 − 0.25 = 0.46 ms): 0.6 ms
+    Constant("refit_collective_per_tensor_s", 0.6e-3, "s per tensor across nodes", "verl_async"),
+    Constant("refit_convert_passes", 2.0, "HBM passes over the gathered bytes"),  # read once, write once
     # --- interconnect -----------------------------------------------------------------------------------
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
@@ -421,6 +429,9 @@ COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
 ENGINE_WAKE_S = c("engine_wake_s")
 EXPERT_EXCHANGE_S = c("expert_exchange_s")
+REFIT_LOAD_PER_TENSOR_S = c("refit_load_per_tensor_s")
+REFIT_COLLECTIVE_PER_TENSOR_S = c("refit_collective_per_tensor_s")
+REFIT_CONVERT_PASSES = c("refit_convert_passes")
 ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
 ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))

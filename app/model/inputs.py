@@ -167,6 +167,17 @@ FACTOR_NUMBERS: tuple[NumberSpec, ...] = (
                "step, in place of the modelled one"),
 )
 FACTOR_NAMES: tuple[str, ...] = tuple(s.name for s in FACTOR_NUMBERS)
+# How 2026 systems run a step (issue 36): ordinary inputs with defaults, in the canonical query only when they differ
+# from it, so every URL written before them still names the same state.
+PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
+    ChoiceSpec("refit", "bucketed", ("bucketed", "per_tensor"), group="hardware",
+               description="how the new weights reach the engine each step: bucketed (verl's checkpoint engine, NeMo "
+                           "RL's refit buffer: the gather pipelined with the broadcast) or per_tensor (verl's NCCL "
+                           "path: a collective per tensor)"),
+)
+PRACTICE_NUMBERS: tuple[NumberSpec, ...] = ()
+PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
+PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
 SHAPE_SPECS = {s.name: s for s in SHAPE_NUMBERS}
 FACTOR_SPECS = {s.name: s for s in FACTOR_NUMBERS}
@@ -217,6 +228,10 @@ class _Inputs(BaseModel):
             value = changes[name] if name in changes else getattr(self, name)
             if value is not None:
                 out[name] = fmt_param(value)
+        for name, spec in PRACTICE_SPECS.items():  # 2026 practice: only where it differs from the default
+            value = changes[name] if name in changes else getattr(self, name)
+            if value != spec.default:
+                out[name] = fmt_param(value)
         step = changes.get("step", self.step)  # type: ignore[attr-defined]
         if step is not None:
             out["step"] = str(step)
@@ -258,7 +273,7 @@ WorkloadInputs = create_model(  # the JSON API's query model, generated from NUM
     "WorkloadInputs",
     __base__=_Inputs,
     __doc__="The workload, validated strictly (the JSON API's query model).",
-    **{s.name: _field(s) for s in (*NUMBERS, *CHOICES)},
+    **{s.name: _field(s) for s in (*NUMBERS, *CHOICES, *PRACTICE_NUMBERS, *PRACTICE_CHOICES)},
     **{s.name: _shape_field(s) for s in SHAPE_NUMBERS},
     **{s.name: _factor_field(s) for s in FACTOR_NUMBERS},
     step=(int | None, Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")),
@@ -356,7 +371,7 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
     """
     values: dict[str, object] = {}
     notices: list[Notice] = []
-    for spec in NUMBERS:
+    for spec in (*NUMBERS, *PRACTICE_NUMBERS):
         text = _text(query, spec.name)
         if text is None:
             continue
@@ -393,7 +408,7 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
         # notice must not name a value "used" that nothing uses; layers' own notice (no valid layers) stays
         notices.extend(n if n.field == "layers" else Notice(n.field, "shape_unused", n.given, "")
                        for n in shape_notices)
-    for spec in CHOICES:
+    for spec in (*CHOICES, *PRACTICE_CHOICES):
         text = _text(query, spec.name)
         if text is None:
             continue

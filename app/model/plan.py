@@ -52,6 +52,7 @@ class PlanEngine:
     gpu_memory_utilization: float   # the engine's share of each GPU's memory (its reservation)
     max_num_seqs: int               # sequences one instance decodes at once (its batch)
     dtype: str                      # bf16 | fp8 (weights and KV cache)
+    refit: str = "bucketed"         # bucketed | per_tensor: how the trainer's weights reach it each step
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -190,7 +191,8 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 name=e.engine, tensor_parallel=e.tensor_parallel, pipeline_parallel=e.pipeline,
                 expert_parallel=e.expert_parallel, instances=e.replicas,
                 gpu_memory_utilization=_share(memory.engine_gb_per_gpu, gpu.memory_gb),
-                max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16")
+                max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16",
+                refit=i.refit)
         phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus
