@@ -156,7 +156,7 @@ def test_more_gpus_never_slow_a_fitting_step(q: dict, factor: int) -> None:
 # the row does not allow, never a constant to fit.  Rows enter their recipe's engine TP (engine_tp) and split
 # (generation_gpus), and NeMo RL's async rows their in-flight weight updates (partial_rollouts).
 _GB200_MOE = ("mixture-of-experts on GB200 NVL72 at the recipe's engine TP and split: the lab's step is 0.25-0.48x "
-              "NeMo RL's on 7 of its 14 GB200 MoE rows, where the lab's H100 MoE rows (0.68-1.75x) and its GB200 "
+              "NeMo RL's on 7 of its 14 GB200 MoE rows, where the lab's H100 MoE rows (0.64-1.75x) and its GB200 "
               "dense rows (Llama-3.1-8B, Qwen3-32B: 0.72-1.00x) land.  NeMo RL's GB200 MoE steps are barely shorter "
               "per GPU than its H100 ones on a part with 2.4x the bandwidth (DeepSeek-V3: 108 s on 128 GB200s, 134 s "
               "on 256 H100s), and its GB200 table breaks orderings its H100 table keeps (below); no source gives the "

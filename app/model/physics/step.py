@@ -94,6 +94,7 @@ class Phases(NamedTuple):
     sync_s: float
     total_s: float
     refit: Refit | None = None  # the modelled refit's terms (``refit_seconds``); None with nothing generated or hf
+    sync_hidden_s: float = 0.0  # the refit's transfer run beside generation (in-flight weight updates), s
 
 
 def _covered(g: Generation, gpus: int) -> bool:
@@ -114,7 +115,8 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     each step refits the engines (``refit_seconds``: the trainer's shards gathered, converted, broadcast at the
     engine's dtype over the link of both groups and loaded tensor by tensor, bucketed or per tensor).
     Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
-    max(generation, scoring + training) + sync.  With no scoring GPUs (``trainer_scores``) the frozen models'
+    max(generation, scoring + training) + sync; with partial rollouts too (in-flight weight updates) the refit's
+    gather and broadcast join the trainer's side, max(generation, scoring + training + transfer) + convert + load.  With no scoring GPUs (``trainer_scores``) the frozen models'
     forwards join the old-log-prob pass on the training GPUs, which then hold them too."""
     gpu = w.gpu
     g = engines.generation(gen)
@@ -128,11 +130,19 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
                            dtype=i.rollout_dtype if i.engine == "vllm" else "bf16", colocated=False)
              if i.rollouts > 0 else None)
     sync = refit.total_s if refit else 0.0
+    hidden = 0.0
+    if refit and i.staleness and i.partial_rollouts == "on":
+        # in-flight weight updates (NeMo RL's async recipes, grpo.async_grpo.in_flight_weight_updates: "generation
+        # keeps running through the weight refit"): the trainer's gather and the broadcast run beside the engine's
+        # decoding, after training; the engine pauses only to convert and load what arrived
+        hidden = refit.total_s - refit.convert_s - refit.load_s
+        sync = refit.convert_s + refit.load_s
     if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces the modelled broadcast
-        sync = i.refit_s
-    total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
+        sync, hidden = i.refit_s, 0.0
+    total = (max(g.seconds, scoring + training + hidden) + sync if i.staleness
+             else max(g.seconds, scoring) + training + sync)
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
-                  training_s=training, sync_s=sync, total_s=total, refit=refit)
+                  training_s=training, sync_s=sync, total_s=total, refit=refit, sync_hidden_s=hidden)
 
 
 def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
@@ -406,7 +416,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     if i.staleness and not colocated:
         # the same split run synchronously: generation drains every step (no streaming), training waits for it
         drained = step_engines(w, i.model_copy(update={"staleness": 0}), w.usable_gb, i.gpus).seconds(groups.generation)
-        sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s
+        sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s + phases.sync_hidden_s
     used = gen_gpu_s + scoring_gpu_s + train_gpu_s
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
                        engine_tp=g.tensor_parallel, engine_pp=g.pipeline, replicas=g.replicas,
