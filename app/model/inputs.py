@@ -28,6 +28,8 @@ from app.model.assumptions import (
     GPUS,
     MICRO_BATCH_TOKENS_PER_GPU,
     SEPARATE_MIN_GPUS,
+    SPEC_ACCEPTANCE,
+    SPEC_DRAFT_TOKENS,
     TRAIN_MFU,
 )
 
@@ -174,8 +176,17 @@ PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
                description="how the new weights reach the engine each step: bucketed (verl's checkpoint engine, NeMo "
                            "RL's refit buffer: the gather pipelined with the broadcast) or per_tensor (verl's NCCL "
                            "path: a collective per tensor)"),
+    ChoiceSpec("speculative", "off", ("off", "mtp", "draft"), group="hardware",
+               description="speculative decoding in the engine: off, the model's own multi-token-prediction heads "
+                           "(mtp: DeepSeek-V3 ships one) or a draft (a small draft model or EAGLE head proposing "
+                           "spec_draft_tokens); the target verifies them in one forward"),
 )
-PRACTICE_NUMBERS: tuple[NumberSpec, ...] = ()
+PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("acceptance", SPEC_ACCEPTANCE, 1.0, 8.0, False, "tokens per decode step",
+               (1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 4.0), group="hardware",
+               description="speculative decoding: mean tokens each verification step emits (acceptance length; at "
+                           "most the proposed tokens + 1)"),
+)
 PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
 PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
@@ -315,7 +326,7 @@ class Notice:
 
 NOTICE_KINDS = ("below_min", "above_max", "rounded", "empty", "invalid", "unknown_choice", "separate_needs_gpus",
                 "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta",
-                "shape_sets_size", "above_heads", "shape_unused")
+                "shape_sets_size", "above_heads", "shape_unused", "mtp_needs_heads", "acceptance_above")
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
@@ -471,6 +482,17 @@ def _between(values: dict[str, object]) -> list[Notice]:
         used = max(int(get("gpus")) - 1, 0)  # type: ignore[call-overload]
         out.append(Notice("generation_gpus", "generation_gpus_above", fmt_param(get("generation_gpus")), fmt_param(used)))
         values["generation_gpus"] = used
+    mtp_layers = ARCHS[arch].mtp_layers if arch in ARCHS else 0  # type: ignore[index]
+    if get("speculative") == "mtp" and not mtp_layers:
+        # MTP heads ship with the weights (DeepSeek-V3's num_nextn_predict_layers); a model without them has none
+        out.append(Notice("speculative", "mtp_needs_heads", "mtp", "off"))
+        values["speculative"] = "off"
+    if get("speculative") != "off":
+        proposed = mtp_layers if get("speculative") == "mtp" else SPEC_DRAFT_TOKENS
+        if get("acceptance") > proposed + 1:  # type: ignore[operator]
+            out.append(Notice("acceptance", "acceptance_above", fmt_param(get("acceptance")),
+                              fmt_param(float(proposed + 1))))
+            values["acceptance"] = float(proposed + 1)
     if get("method") == "dpo" and get("kl") < DPO_MIN_BETA:  # type: ignore[operator]
         out.append(Notice("kl", "dpo_needs_beta", fmt_param(get("kl")), fmt_param(DPO_MIN_BETA)))
         values["kl"] = DPO_MIN_BETA

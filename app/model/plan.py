@@ -53,6 +53,8 @@ class PlanEngine:
     max_num_seqs: int               # sequences one instance decodes at once (its batch)
     dtype: str                      # bf16 | fp8 (weights and KV cache)
     refit: str = "bucketed"         # bucketed | per_tensor: how the trainer's weights reach it each step
+    speculative: str = "off"        # off | mtp | draft (vLLM speculative_config)
+    num_speculative_tokens: int = 0  # tokens proposed per decode step (0: off)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -192,7 +194,8 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 expert_parallel=e.expert_parallel, instances=e.replicas,
                 gpu_memory_utilization=_share(memory.engine_gb_per_gpu, gpu.memory_gb),
                 max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16",
-                refit=i.refit)
+                refit=i.refit, speculative=i.speculative if e.speculative_tokens else "off",
+                num_speculative_tokens=e.speculative_tokens)
         phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus

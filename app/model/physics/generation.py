@@ -22,6 +22,8 @@ from app.model.assumptions import (
     KV_BYTES_PER_VALUE,
     ROLLOUT_BYTES_PER_PARAM,
     ROLLOUT_KV_BYTES_PER_VALUE,
+    SPEC_DRAFT_LAYERS,
+    SPEC_DRAFT_TOKENS,
     Arch,
     GpuSpec,
 )
@@ -58,6 +60,8 @@ class Generation(NamedTuple):
     streaming: bool = False    # async with partial rollouts: the engine never drains at a step boundary
     fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
     wake_s: float = 0.0       # colocated: waking the engine (weights back from host memory, KV re-allocated), s
+    speculative_tokens: int = 0  # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0   # tokens a verification step emits on average (with speculative decoding)
 
     @property
     def tail_s(self) -> float:
@@ -197,6 +201,9 @@ class EnginePlan(NamedTuple):
     engine_memory_gb: float = 0.0  # per GPU
     fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
     overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the fixed part of ``fixed_step_s`` (the rest: the all-gather)
+    spec_k: int = 0             # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0     # tokens one verification step emits on average (acceptance length)
+    draft_s: float = 0.0        # the proposals' own seconds per decode step (k draft passes of one layer each)
 
 
 class _EngineWorkload(NamedTuple):
@@ -225,15 +232,32 @@ class _EngineWorkload(NamedTuple):
     weight_scale: float = 1.0
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY  # the HBM fraction a decode step reads at
     overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the engine's fixed seconds per decode step
+    spec_k: int = 0           # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0   # tokens one verification step emits on average
+
+
+def speculative_tokens(arch: Arch, speculative: str, engine: str = "vllm") -> int:
+    """Tokens proposed per decode step: mtp the model's own MTP modules (DeepSeek-V3: 1, ``num_nextn_predict_layers``),
+    draft ``spec_draft_tokens``, off (and HF generate, which the lab runs without it) 0.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> speculative_tokens(ARCHS["deepseek_v3"], "mtp"), speculative_tokens(ARCHS["llama3_8b"], "draft")
+    (1, 3)
+    """
+    if engine != "vllm" or speculative == "off":
+        return 0
+    return arch.mtp_layers if speculative == "mtp" else SPEC_DRAFT_TOKENS
 
 
 def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
                      response_tokens: int, longest_tokens: int, group: int, engine: str,
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
                      ahead: float = 1.0, bandwidth_efficiency: float | None = None,
-                     overhead_s: float | None = None) -> _EngineWorkload:
+                     overhead_s: float | None = None, speculative: str = "off",
+                     acceptance: float = 1.0) -> _EngineWorkload:
     """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
-    ``decode_step_overhead_s``); None is the lab's own constant."""
+    ``decode_step_overhead_s``); None is the lab's own constant.  ``speculative`` / ``acceptance``: speculative
+    decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification)."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
     kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
@@ -257,6 +281,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
         drain, ahead, weight_scale,
         DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
+        speculative_tokens(arch, speculative, engine), acceptance,
     )
 
 
@@ -293,6 +318,13 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
     host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
                        0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp)[0]
+    draft_s = 0.0
+    if e.spec_k:  # the floor's token takes the cheaper of a plain step and a verification step over its acceptance
+        draft_s = draft_seconds(e.arch, e.spec_k, hbm_rate, e.weight_scale)
+        spec = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
+                            0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp,
+                            verify=e.spec_k + 1.0, draft_s=draft_s)[0]
+        one = min(one, spec / e.acceptance)
     return EnginePlan(
         arch=e.arch, gpu=gpu, engine=e.engine, tp=tp, pipeline=pp, gpus=n, batch_cap=max(cap, 1),
         kv_footprint_gb=kv_footprint_gb, offloaded_gb=offloaded_gb, prompt_tokens=e.prompt_tokens,
@@ -302,12 +334,12 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
         prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
         lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
         weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits,
-        overhead_s=e.overhead_s)
+        overhead_s=e.overhead_s, spec_k=e.spec_k, acceptance=e.acceptance, draft_s=draft_s)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
                 response_tokens: int, longest_tokens: int, group: int, engine: str, gather_gpus: int,
-                max_gpus: int) -> EnginePlan:
+                max_gpus: int, speculative: str = "off", acceptance: float = 1.0) -> EnginePlan:
     """The engine replica for one tensor-parallel degree.
 
     Weights W = 2 · N_total (fp8 rollouts: 1 B per parameter); an instance is tp × pp GPUs, its routed experts
@@ -320,14 +352,17 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
     hf (no paging: a sequence reserves its full length): (prompt + longest) · kv/token, and B ≤ 16 per GPU.
     What does not fit streams over the host link.  Fixed cost per decode step: overhead (vllm 4 ms, hf 10 ms)
     plus, for hf inside a ZeRO-3 trainer, an all-gather of W over the trainer's G GPUs (``all_gather_seconds``).
-    Floor = longest · step(b = 1) at the context prompt + longest / 2."""
+    Floor = longest · step(b = 1) at the context prompt + longest / 2; with speculative decoding (``speculative``,
+    ``acceptance`` τ) longest · min(step(b = 1), verification step(b = 1, k + 1 tokens) / τ)."""
     return _plan(_engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens,
-                                  longest_tokens, group, engine, gather_gpus), tp)
+                                  longest_tokens, group, engine, gather_gpus, speculative=speculative,
+                                  acceptance=acceptance), tp)
 
 
 def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
                  hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
-                 fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1) -> tuple[float, float, float, float]:
+                 fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1, *, verify: float = 1.0,
+                 draft_s: float = 0.0) -> tuple[float, float, float, float]:
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
@@ -339,14 +374,31 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica,
     ``weight_scale`` the rollout bytes per parameter over 2 (fp8: ½).  A pipeline of pp stages adds memory, not
     speed: the batch passes as pp micro-batches, each reading every stage's weights, so a step reads the weights pp
-    times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch)."""
-    weights = decode_weight_bytes(arch, batch / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, batch)
+    times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch).
+    Speculative decoding (``verify`` = k + 1 tokens per sequence, ``draft_s`` the k proposals' own seconds): the
+    target reads its weights and each sequence's KV once and computes, routes and all-reduces b · (k + 1) tokens
+    [vllm_spec]; the step emits ``acceptance`` tokens per sequence (the caller divides)."""
+    tokens = batch * verify
+    weights = decode_weight_bytes(arch, tokens / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, tokens)
     t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
     t_mem += host_s
-    t_compute = batch * flops_per_token / compute_rate
-    reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
-    reduce += expert_exchange_seconds(arch, batch, tp, pipeline, gpu)
-    return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
+    t_compute = tokens * flops_per_token / compute_rate
+    reduce = tp_all_reduce_seconds(arch, tokens, tp, gpu) if tp > 1 else 0.0
+    reduce += expert_exchange_seconds(arch, tokens, tp, pipeline, gpu)
+    return max(t_mem, t_compute) + reduce + fixed_s + draft_s, t_mem, t_compute, reduce
+
+
+def draft_seconds(arch: Arch, proposed: int, hbm_rate: float, weight_scale: float = 1.0) -> float:
+    """The proposals of one speculative decode step, s: k passes, each reading ``spec_draft_layers`` decoder layers'
+    worth of the target's active weights (an MTP module or an EAGLE head is one decoder layer; teaching assumption):
+    k · layers · 2 B · N_active / L / (n · HBM · 0.6).
+
+    >>> from app.model.assumptions import ARCHS
+    >>> round(draft_seconds(ARCHS["deepseek_v3"], 1, 8 * 3.35e12 * 0.6) * 1e6, 1)   # 2 · 37e9 / 61 over 8 H100s
+    75.4
+    """
+    return proposed * SPEC_DRAFT_LAYERS * INFER_BYTES_PER_PARAM * arch.active_b * GIGA / arch.layers * weight_scale \
+        / hbm_rate
 
 
 def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[float, ...]:
@@ -365,11 +417,25 @@ def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[
     kv_bytes = plan.kv_per_token * plan.kv_split
     arch, gpu, tp = plan.arch, plan.gpu, plan.tp
 
-    def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
+    def plain(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
         return step_seconds(arch, gpu, tp, active, context,
                             forward_flops_per_token(arch, context) if flops is None else flops, plan.hbm_rate,
                             plan.compute_rate, plan.host_s, 0.0, kv_bytes, plan.fixed_step_s,
                             plan.weight_scale, plan.pipeline)
+
+    def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
+        """One token's decode time at ``active`` sequences: a plain step, or with speculative decoding the cheaper of
+        it and a verification step over its acceptance — vLLM's ``disable_by_batch_size`` turns speculation off
+        where the batch makes the step compute-bound [vllm_spec]."""
+        out = plain(active, context, flops)
+        if plan.spec_k:
+            f = forward_flops_per_token(arch, context) if flops is None else flops
+            spec = step_seconds(arch, gpu, tp, active, context, f, plan.hbm_rate, plan.compute_rate, plan.host_s,
+                                0.0, kv_bytes, plan.fixed_step_s, plan.weight_scale, plan.pipeline,
+                                verify=plan.spec_k + 1.0, draft_s=plan.draft_s)
+            if spec[0] / plan.acceptance < out[0]:
+                out = (spec[0] / plan.acceptance, *spec[1:])
+        return out
 
     step, t_mem, t_compute, reduce = at(b, plan.avg_context, plan.decode_flops)
     prefill = seqs * plan.prefill_flops / plan.compute_rate
@@ -398,6 +464,7 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
         fits=plan.fits, wake_s=ENGINE_WAKE_S + plan.weights_gb / plan.gpus / plan.gpu.host_link_gb_per_s,
+        speculative_tokens=plan.spec_k, acceptance=plan.acceptance if plan.spec_k else 1.0,
     )
 
 
@@ -507,7 +574,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
-                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s)
+                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s,
+                         speculative=i.speculative, acceptance=i.acceptance)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
 
 
