@@ -180,12 +180,25 @@ PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
                description="speculative decoding in the engine: off, the model's own multi-token-prediction heads "
                            "(mtp: DeepSeek-V3 ships one) or a draft (a small draft model or EAGLE head proposing "
                            "spec_draft_tokens); the target verifies them in one forward"),
+    ChoiceSpec("agent_loop", "sync", ("sync", "async"), group="algorithm",
+               description="multi-turn rollouts: sync (the engine's batch drains at every turn and waits for the "
+                           "environment) or async (each trajectory proceeds on its own: verl's agent loop, SGLang's "
+                           "async multi-turn; the environment's latency overlaps other trajectories' decoding)"),
 )
 PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("acceptance", SPEC_ACCEPTANCE, 1.0, 8.0, False, "tokens per decode step",
                (1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 4.0), group="hardware",
                description="speculative decoding: mean tokens each verification step emits (acceptance length; at "
                            "most the proposed tokens + 1)"),
+    NumberSpec("turns", 1, 1, 64, True, "turns per episode", (1, 2, 3, 4, 6, 8, 12, 16, 32, 64), group="algorithm",
+               description="agentic rollouts: model turns per episode (response_tokens and response_max_tokens are "
+                           "per turn; between turns the environment answers)"),
+    NumberSpec("env_latency_s", 0.0, 0.0, 600.0, False, "s per turn", (0, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 600),
+               group="algorithm", description="agentic rollouts: seconds the environment (tool call, code sandbox, "
+                                                 "test run) takes per turn"),
+    NumberSpec("observation_tokens", 0, 0, 32_768, True, "tokens per turn", (0, 64, 256, 1_024, 4_096, 16_384),
+               group="algorithm", description="agentic rollouts: tokens the environment feeds back per turn "
+                                                 "(prefilled, scored and trained over, never generated)"),
 )
 PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
 PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)

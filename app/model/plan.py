@@ -86,6 +86,10 @@ class PlanBatch:
     generated: int                  # responses generated per step (rollouts × oversample)
     passes: int
     steps: int                      # RL (or DPO) steps of the whole run
+    turns: int = 1                  # agentic rollouts: model turns per episode
+    agent_loop: str = "sync"        # sync (the batch drains every turn) | async (trajectories on their own)
+    env_latency_s: float = 0.0      # the environment's seconds per turn
+    observation_tokens: int = 0     # tokens the environment feeds back per turn
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,7 +210,9 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                               g.colocated else used, training=g.training, idle=max(0, given - used)),
             engine=engine, training=_rl_training(i, w, step.training_layout),
             batch=PlanBatch(prompts_per_step=i.rollouts // _group(i), group=_group(i), rollouts=i.rollouts,
-                generated=math.ceil(i.rollouts * i.oversample), passes=i.passes, steps=steps),
+                generated=math.ceil(i.rollouts * i.oversample), passes=i.passes, steps=steps, turns=i.turns,
+                agent_loop=i.agent_loop, env_latency_s=float(i.env_latency_s),
+                observation_tokens=i.observation_tokens),
             staleness=i.staleness, partial_rollouts=i.partial_rollouts == "on", oversample=float(i.oversample),
             fits=fits, min_gpus=min_gpus, timed_gpus=timed_gpus,
             memory_per_gpu_gb=max(p.gb for p in phases), memory_by_phase=phases, usable_gb=usable_gb,

@@ -62,6 +62,8 @@ class Generation(NamedTuple):
     wake_s: float = 0.0       # colocated: waking the engine (weights back from host memory, KV re-allocated), s
     speculative_tokens: int = 0  # speculative decoding: tokens proposed per decode step (0: off)
     acceptance: float = 1.0   # tokens a verification step emits on average (with speculative decoding)
+    turns: int = 1            # agentic rollouts: model turns per episode, each drained and refilled (sync)
+    env_wait_s: float = 0.0   # the environment's latency the step waits for (not hidden behind decoding), s
 
     @property
     def tail_s(self) -> float:
@@ -254,10 +256,12 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
                      ahead: float = 1.0, bandwidth_efficiency: float | None = None,
                      overhead_s: float | None = None, speculative: str = "off",
-                     acceptance: float = 1.0) -> _EngineWorkload:
+                     acceptance: float = 1.0, prefill_tokens: float | None = None) -> _EngineWorkload:
     """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
     ``decode_step_overhead_s``); None is the lab's own constant.  ``speculative`` / ``acceptance``: speculative
-    decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification)."""
+    decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification).
+    ``prefill_tokens``: the tokens each sequence prefills when its context is cached but for them (a later turn of an
+    agentic episode: its observation), at the context ``prompt_tokens``; None: the whole prompt."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
     kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
@@ -278,7 +282,8 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         arch, gpu, engine, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens, kv_per_token,
         weights_gb, kv_seq_gb, prompts_per_sequence, fixed, avg_context, floor_context,
         forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
-        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0)
+        if prefill_tokens is None else prefill_tokens * forward_flops_per_token(arch, prompt_tokens - prefill_tokens / 2.0),
         drain, ahead, weight_scale,
         DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
         speculative_tokens(arch, speculative, engine), acceptance,
@@ -563,8 +568,54 @@ class Engines:
         return schedule(best[0], self.rollouts, gen_gpus, best[1]) if best else NO_GENERATION
 
 
+class TurnEngines:
+    """The engines of an agentic episode of ``turns`` > 1 (``step_engines``): one ``Engines`` per turn, turn t at the
+    context prompt + t · (response + observation), prefilling its observation only (the rest is cached).
+
+    sync (``agent_loop=sync``): the engine's batch drains at every turn and waits for the environment:
+        seconds = Σ_t generation_t + (turns − 1) · env_latency
+    async (verl's agent loop, SGLang's async multi-turn): a trajectory waiting for its environment leaves its slot to
+    the others, so the step is the engine's own work or the longest trajectory's path, whichever is longer:
+        seconds = max(Σ_t generation_t, Σ_t floor_t + (turns − 1) · env_latency)
+    (the environment's latency is a teaching input, ``env_latency_s``, per turn and the same for every trajectory)."""
+
+    __slots__ = ("_done", "latency", "overlap", "response_tokens", "rollouts", "turns")
+
+    def __init__(self, turns: list[Engines], latency_s: float, overlap: bool, rollouts: float,
+                 response_tokens: float) -> None:
+        self.turns = turns
+        self.response_tokens = response_tokens
+        self.latency = latency_s
+        self.overlap = overlap
+        self.rollouts = rollouts
+        self._done: dict[int, Generation] = {}
+
+    def generation(self, gen_gpus: int) -> Generation:
+        if gen_gpus not in self._done:
+            gens = [e.generation(gen_gpus) for e in self.turns]
+            last = gens[-1]
+            if last.gpus <= 0:
+                self._done[gen_gpus] = last
+            else:
+                work = sum(g.seconds for g in gens)
+                waits = (len(gens) - 1) * self.latency
+                seconds = max(work, sum(g.tail_floor_s for g in gens) + waits) if self.overlap else work + waits
+                tokens = self.rollouts * len(gens) * self.response_tokens
+                self._done[gen_gpus] = last._replace(
+                    seconds=seconds, throughput_s=sum(g.throughput_s for g in gens),
+                    tail_floor_s=sum(g.tail_floor_s for g in gens), tokens_per_s=tokens / seconds,
+                    turns=len(gens), env_wait_s=seconds - work)
+        return self._done[gen_gpus]
+
+    def seconds(self, gen_gpus: int) -> float:
+        return self.generation(gen_gpus).seconds
+
+    def throughput(self, gen_gpus: int) -> float:
+        return self.generation(gen_gpus).throughput_s
+
+
 def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
-                 gather_gpus: int = 0) -> Engines:
+                 gather_gpus: int = 0) -> Engines | TurnEngines:
     """The engines a step can use on up to ``max_gpus`` generation GPUs: rollouts · oversample responses
     (``generated_rollouts``) at the rollout precision; streaming (no drain, up to 1 + staleness steps of responses
     in the engine at once) when the step runs ahead on separate GPUs with partial rollouts."""
@@ -576,6 +627,18 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
                          bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s,
                          speculative=i.speculative, acceptance=i.acceptance)
+    if i.turns > 1:  # an agentic episode: one engine workload per turn (``TurnEngines``)
+        turns = [Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)]
+        for t in range(1, i.turns):
+            context = i.prompt_tokens + t * (i.response_tokens + i.observation_tokens)
+            e_t = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, context, i.response_tokens,
+                                   i.response_max_tokens, 1, i.engine, gather_gpus, dtype=i.rollout_dtype,
+                                   drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
+                                   bandwidth_efficiency=i.decode_bandwidth_efficiency,
+                                   overhead_s=i.decode_step_overhead_s, speculative=i.speculative,
+                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens)
+            turns.append(Engines(e_t, engine_tp_options(e_t), generated_rollouts(i), pinned_tp=i.engine_tp))
+        return TurnEngines(turns, i.env_latency_s, i.agent_loop == "async", generated_rollouts(i), i.response_tokens)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
 
 
@@ -662,9 +725,10 @@ def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpu
     (``engine_plan``'s ``fits``)."""
     if gen_gpus <= 0:
         return False
-    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, i.prompt_tokens, i.response_tokens,
-                         i.response_max_tokens, _group(i), i.engine, gen_gpus if i.engine == "hf" else 0,
-                         dtype=i.rollout_dtype)
+    last_turn = int(i.prompt_tokens + (i.turns - 1) * (i.response_max_tokens + i.observation_tokens))
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, last_turn, i.response_tokens,
+                         i.response_max_tokens, _group(i) if i.turns == 1 else 1, i.engine,
+                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype)
     return _plan(e, engine_tp_options(e)[-1]).fits
 
 
