@@ -168,6 +168,35 @@ def plan_batch(prompts: int, group: int, world: int, per_epoch: int) -> tuple[in
     return None
 
 
+def step_batch(prompts: int, group: int, world: int, optimizer_steps: int, epochs: int
+               ) -> tuple[int | None, int | None, bool]:
+    """(prompts per step, mini-batch in prompts, whether they run the plan's optimizer steps): ``plan_batch`` for
+    the plan's ``optimizer_steps`` (over all ``epochs``), else the teaching batch of about TARGET_BATCH_SEQUENCES
+    sequences (``fit_prompts``, ``mini_batch``); (None, None, False) when not even one batch splits.
+
+    >>> step_batch(128, 8, 16, 4, 1), step_batch(64, 8, 8, 0, 1)
+    ((128, 32, True), (64, 16, False))
+    """
+    per_epoch = optimizer_steps // max(epochs, 1)
+    planned = plan_batch(prompts, group, world, per_epoch) if per_epoch else None
+    if planned is not None:
+        return planned[0], planned[1], True
+    fitted = fit_prompts(prompts, group, world)
+    return fitted, None if fitted is None else mini_batch(fitted, group, world), False
+
+
+def dpo_batch(planned: int, processes: int) -> int:
+    """DPO's pairs per optimizer step on ``processes`` GPUs of one pair each per micro-batch: the plan's batch when it
+    splits evenly, else the least multiple of the GPUs above it (every GPU takes at least one pair); with no plan,
+    about TARGET_BATCH_SEQUENCES.
+
+    >>> dpo_batch(64, 8), dpo_batch(64, 48), dpo_batch(0, 8)
+    (64, 96, 128)
+    """
+    target = planned or TARGET_BATCH_SEQUENCES
+    return processes * max(1, math.ceil(target / processes))
+
+
 def batch_note(key: str, size: int) -> str:
     """A batch-size note: beside the lab's assumed size when it differs, or saying it is that size."""
     return key + ("_assumed" if size == TARGET_BATCH_SEQUENCES else "")

@@ -73,6 +73,7 @@ class LaunchLayout:
     rollout_dtype: str = "bf16"          # bf16 | fp8: the engine's weights
     oversample: float = 1.0              # responses generated per response kept (dynamic sampling when > 1)
     partial_rollouts: bool = False       # async: an unfinished response carries into the next step
+    dpo_batch_pairs: int = 0             # dpo: pairs per optimizer step as the plan times it (0: none planned)
 
     @property
     def moe(self) -> bool:
@@ -140,6 +141,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("optimizer_steps", layout.optimizer_steps >= 0),
         ("micro_batch_tokens", layout.micro_batch_tokens >= 1),
         ("max_num_seqs", layout.max_num_seqs >= 1),
+        ("dpo_batch_pairs", layout.dpo_batch_pairs >= 0),
         ("oversample", 1 <= layout.oversample <= 16),
     )
     for name, ok in rules:
@@ -257,5 +259,6 @@ def from_result(result: Result) -> Mapped:
         max_num_seqs=e.max_num_seqs if e else 256, rollout_dtype=e.dtype if e else "bf16",
         oversample=p.oversample if p is not None else 1.0,
         partial_rollouts=bool(p.partial_rollouts) if p is not None else False,
+        dpo_batch_pairs=t.mini_batch_sequences if p is not None and p.kind == "dpo" and t is not None else 0,
     )
     return Mapped(layout, tuple(notes), refusal, fit_gpus)

@@ -4,8 +4,6 @@ checkpoints every ``eval_every`` steps; TensorBoard logs (no account)."""
 
 from __future__ import annotations
 
-import math
-
 from app.launch.common import (
     LORA_ALPHA,
     LORA_RANK,
@@ -21,6 +19,7 @@ from app.launch.common import (
     batch_note,
     closest,
     divisors,
+    dpo_batch,
     fit_prompts,
     note,
     plan_batch,
@@ -219,12 +218,14 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
 
 
 def dpo_command(layout: LaunchLayout) -> Command:
-    per_step = layout.gpus * max(1, math.ceil(TARGET_BATCH_SEQUENCES / layout.gpus))  # a multiple of the GPUs
+    per_step = dpo_batch(layout.dpo_batch_pairs, layout.gpus)  # the plan's pairs per step, whole per GPU
     launcher: tuple[str, ...] = LAUNCHERS["openrlhf.train_dpo"][0]
     if layout.nodes > 1:
         launcher += ("--hostfile", PLACEHOLDER_HOSTFILE, "--num_nodes", str(layout.nodes))
     launcher += ("--num_gpus", str(layout.gpus_per_node), "--module", "openrlhf.cli.train_dpo")
     b = Builder("openrlhf", OPENRLHF_FLAGS)
+    if layout.dpo_batch_pairs and per_step != layout.dpo_batch_pairs:
+        b.unmapped("dpo_batch", pairs=layout.dpo_batch_pairs, gpus=layout.gpus, used=per_step)
     b.add("--model.model_name_or_path", model_path(layout))
     b.add("--data.dataset", PAIRS)
     b.add("--data.chosen_key", "chosen")
@@ -247,7 +248,10 @@ def dpo_command(layout: LaunchLayout) -> Command:
     b.add("--model.gradient_checkpointing_enable")
     _storage(b, layout)
     b.note("launch.note.dpo_offline")
-    b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
+    if layout.dpo_batch_pairs:
+        b.note("launch.note.plan_dpo_batch", pairs=per_step)
+    else:
+        b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
     b.note("launch.note.openrlhf_dpo_data", path=PAIRS)
     if layout.nodes > 1:
         b.note("launch.note.deepspeed_hostfile", nodes=layout.nodes, path=PLACEHOLDER_HOSTFILE)

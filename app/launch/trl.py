@@ -24,10 +24,9 @@ from app.launch.common import (
     Command,
     Note,
     batch_note,
-    fit_prompts,
-    mini_batch,
+    dpo_batch,
     note,
-    plan_batch,
+    step_batch,
 )
 from app.launch.facts import Rl, common_notes, model_path, rounded_key
 from app.launch.layout import LaunchLayout
@@ -93,18 +92,13 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
         return None, note("launch.reason.not_whole_nodes", role="trainer", gpus=processes,
                           per_node=layout.gpus_per_node)
     per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
-    planned = plan_batch(rl.prompts_per_step, rl.group, processes, per_epoch) if per_epoch else None
-    if planned is not None:
-        prompts, mini = planned
-    else:
-        prompts = fit_prompts(rl.prompts_per_step, rl.group, processes)
-        mini = None if prompts is None else mini_batch(prompts, rl.group, processes)
+    prompts, mini, planned = step_batch(rl.prompts_per_step, rl.group, processes, layout.optimizer_steps, layout.epochs)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=processes)
     samples, mini_seq = prompts * rl.group, mini * rl.group
 
     b = Builder("trl", TRL_FLAGS)
-    if planned is None and per_epoch:
+    if not planned and per_epoch:
         b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=processes, used=prompts // mini)
     b.add("--model_name_or_path", rl.model_path)
     b.add("--dataset_name", PROMPTS)
@@ -152,7 +146,7 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     _common(b, layout)
     b.note("launch.note.trl_batch", processes=processes, accumulation=mini_seq // processes, sequences=mini_seq,
            generation=samples // processes, samples=samples)
-    if planned is not None:
+    if planned:
         b.note("launch.note.plan_batch", sequences=mini_seq, steps=samples // mini_seq)
     else:
         b.note(batch_note("launch.note.mini_batch", mini_seq), sequences=mini_seq, target=TARGET_BATCH_SEQUENCES)
@@ -172,8 +166,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
 
 def dpo_command(layout: LaunchLayout) -> Command:
     processes, nodes = layout.gpus, layout.nodes
-    per_step = processes * max(1, -(-TARGET_BATCH_SEQUENCES // processes))  # a multiple of the GPUs ≥ 128
+    per_step = dpo_batch(layout.dpo_batch_pairs, processes)  # the plan's pairs per step, whole per GPU
     b = Builder("trl", TRL_FLAGS)
+    if layout.dpo_batch_pairs and per_step != layout.dpo_batch_pairs:
+        b.unmapped("dpo_batch", pairs=layout.dpo_batch_pairs, gpus=processes, used=per_step)
     b.add("--model_name_or_path", model_path(layout))
     b.add("--dataset_name", PAIRS)
     b.add("--beta", layout.kl, source="trl.dpo_config")
@@ -183,7 +179,10 @@ def dpo_command(layout: LaunchLayout) -> Command:
     b.add("--gradient_accumulation_steps", per_step // processes)
     _common(b, layout)
     b.note("launch.note.dpo_offline")
-    b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
+    if layout.dpo_batch_pairs:
+        b.note("launch.note.plan_dpo_batch", pairs=per_step)
+    else:
+        b.note(batch_note("launch.note.train_batch", per_step), samples=per_step, target=TARGET_BATCH_SEQUENCES)
     b.note("launch.note.trl_dpo_data", path=PAIRS)
     _nodes_note(b, nodes)
     common_notes(b, layout, None)

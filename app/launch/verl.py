@@ -21,10 +21,8 @@ from app.launch.common import (
     Command,
     Note,
     batch_note,
-    fit_prompts,
-    mini_batch,
     note,
-    plan_batch,
+    step_batch,
     whole_nodes,
 )
 from app.launch.facts import Rl, common_notes, rounded_key
@@ -87,17 +85,12 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
                           cp=layout.train_cp)
     world = trainer_gpus // model_parallel if megatron else trainer_gpus  # data-parallel ranks share the batch
     per_epoch = layout.optimizer_steps // max(layout.epochs, 1)  # 0: no plan gave one (a bare layout)
-    planned = plan_batch(rl.prompts_per_step, rl.group, world, per_epoch) if per_epoch else None
-    if planned is not None:
-        prompts, mini = planned
-    else:
-        prompts = fit_prompts(rl.prompts_per_step, rl.group, world)
-        mini = None if prompts is None else mini_batch(prompts, rl.group, world)
+    prompts, mini, planned = step_batch(rl.prompts_per_step, rl.group, world, layout.optimizer_steps, layout.epochs)
     if prompts is None or mini is None:
         return None, note("launch.reason.batch_not_divisible", samples=rl.samples, gpus=world)
 
     b = Builder("verl", VERL_FLAGS, style="hydra")
-    if planned is None and per_epoch:
+    if not planned and per_epoch:
         b.unmapped("optimizer_steps", steps=per_epoch, prompts=prompts, gpus=world, used=prompts // mini)
     # the plan's micro-batch token budget (ppo_max_token_len_per_gpu), never below one longest sequence
     budget = max(layout.micro_batch_tokens, rl.max_len)
@@ -227,7 +220,7 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     b.add("trainer.logger", LOGGER)
     b.note("launch.note.checkpoints_last", steps=layout.eval_every, path=PLACEHOLDER_CHECKPOINTS + "/verl")  # fit() saves at is_last_step too
     b.note("launch.note.logger_tensorboard")
-    if planned is not None:
+    if planned:
         b.note("launch.note.plan_batch", sequences=mini * rl.group, steps=prompts // mini)
     else:
         b.note(batch_note("launch.note.mini_batch", mini * rl.group), sequences=mini * rl.group,

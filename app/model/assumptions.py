@@ -398,6 +398,8 @@ _CONSTANTS = (
     Constant("meter_hot", 75.0, "meter value"),
     Constant("memory_warn", 70.0, "% of usable GPU memory"),
     Constant("memory_hot", 90.0, "% of usable GPU memory"),
+    # teaching assumption: an engine reservation smaller than this is not told apart from what is in use
+    Constant("memory_reserved_shown", 0.5, "GB per GPU"),
 )
 
 CONSTANTS: dict[str, Constant] = {c.key: c for c in _CONSTANTS}
@@ -475,3 +477,4 @@ METER_WARN = c("meter_warn")
 METER_HOT = c("meter_hot")
 MEMORY_WARN_PCT = c("memory_warn")
 MEMORY_HOT_PCT = c("memory_hot")
+MEMORY_RESERVED_SHOWN_GB = c("memory_reserved_shown")

@@ -145,6 +145,20 @@ class MemoryChart:
     phases: tuple[tuple[str, float], ...] = ()  # (phase, GB) of the fullest GPU in each phase
 
 
+def _reserved(r: Result, lane: MemoryLane) -> MemoryLane:
+    """A lane that holds the vLLM engine, with the part of the engine's reservation its batch leaves unused
+    (``kv_reserved``): vLLM allocates ``gpu_memory_utilization`` × the card up front, so the lane then sums to what
+    nvidia-smi shows, the plan's figure (``Memory.engine_gb_per_gpu`` − the engine's weights and the batch's KV)."""
+    if not lane.kv or not r.plan.rl or r.inputs.engine != "vllm" or lane.over:
+        return lane
+    engine = sum(gb for part, gb in lane.parts if part in ("gen_weights", "kv"))
+    free = r.memory.engine_gb_per_gpu - engine
+    if free <= 0.05:
+        return lane
+    return MemoryLane(lane=lane.lane, gpus=lane.gpus, parts=(*lane.parts, ("kv_reserved", free)),
+                      total_gb=lane.total_gb + free, over=False, kv=True)
+
+
 def memory(r: Result) -> MemoryChart:
     """Per-GPU memory by part, lane by lane (``Result.memory_lanes``), with the usable and the card's memory.
 
@@ -152,8 +166,9 @@ def memory(r: Result) -> MemoryChart:
     >>> m.gpu_gb, m.usable_gb < m.gpu_gb
     (80.0, True)
     """
-    lanes = tuple(MemoryLane(lane=x.lane, gpus=x.gpus, parts=tuple(x.parts), total_gb=x.total_gb, over=x.over,
-                             kv=any(part == "kv" for part, _ in x.parts)) for x in r.memory_lanes)
+    lanes = tuple(_reserved(r, MemoryLane(lane=x.lane, gpus=x.gpus, parts=tuple(x.parts), total_gb=x.total_gb,
+                                          over=x.over, kv=any(part == "kv" for part, _ in x.parts)))
+                  for x in r.memory_lanes)
     return MemoryChart(lanes=lanes, usable_gb=r.memory.usable_gb, gpu_gb=r.memory.gpu_memory_gb,
                        fits=r.memory.fits, peak_gb=r.cost.per_gpu_gb,
                        phases=tuple((p.phase, p.gb) for p in r.cost.memory_by_phase))

@@ -15,6 +15,7 @@ from app.model.assumptions import (
     KL_REFERENCE_GRPO,
     KL_REFERENCE_PPO,
     MEMORY_HOT_PCT,
+    MEMORY_RESERVED_SHOWN_GB,
     MEMORY_WARN_PCT,
     METER_EVAL_HIGH,
     METER_EVAL_LOW,
@@ -53,6 +54,7 @@ class Meter(NamedTuple):
     per_gpu_gb: float = 0.0   # the memory meter: the one memory figure of the fullest GPU
     at_gpus: int | None = None  # a time meter timed on other GPUs than the state's (the fewest that fit)
     beyond_run: bool = False  # the eval meter: the run ends before its first eval
+    reserved: bool = False    # the memory meter: an engine's up-front reservation is part of per_gpu_gb
 
 
 def log_scale(x: float, low: float, high: float) -> float:
@@ -138,10 +140,13 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
     memory (90 % of the card); its level from what that GPU needs (``need_gb``: an inference engine reserves its
     share up front, so the reservation alone never makes a state "tight")."""
     pct = 100.0 * per_gpu_gb / usable_gb
-    need_pct = 100.0 * (per_gpu_gb if need_gb is None else need_gb) / usable_gb
+    need = per_gpu_gb if need_gb is None else min(need_gb, per_gpu_gb)
+    need_pct = 100.0 * need / usable_gb
     lvl = "hot" if not fits else level(need_pct, MEMORY_WARN_PCT, MEMORY_HOT_PCT)
+    # an engine reserves its share up front: nvidia-smi shows the reservation, the level and the bar what is in use
+    reserved = fits and per_gpu_gb - need > MEMORY_RESERVED_SHOWN_GB
     args = {"total_gb": total_gb, "gpus": gpus, "gpu_gb": gpu_memory_gb, "per_gpu_gb": per_gpu_gb,
-            "pct": pct, "min_gpus": min_gpus or 0, "what": what}
+            "pct": pct, "min_gpus": min_gpus or 0, "what": what, "need_gb": need, "need_pct": need_pct}
     # an RL loop's fullest GPU leaves out the engine's KV cache, which takes whatever memory is left (paged): the
     # memory panel's lanes add it, so the meter says it is not counted
     rl = what.startswith(("ppo", "grpo"))
@@ -150,9 +155,11 @@ def train_memory(per_gpu_gb: float, usable_gb: float, total_gb: float, gpus: int
     if gpus == 1 and figure != "meter.train_memory.figure_never":
         figure += "_one"  # one card: no "fullest of", no "each" (「1 张卡里最满的一张」)
     formula = "meter.train_memory.formula_one" if gpus == 1 else "meter.train_memory.formula"
-    return _meter("train_memory", pct if fits else 100, lvl, figure, args, formula,
+    if reserved:
+        figure += "_reserved"
+    return _meter("train_memory", need_pct if fits else 100, lvl, figure, args, formula,
                   {"per_gpu_gb": per_gpu_gb, "usable_gb": usable_gb, "pct": pct}, fits=fits, min_gpus=min_gpus or None,
-                  per_gpu_gb=per_gpu_gb)
+                  per_gpu_gb=per_gpu_gb, reserved=reserved)
 
 
 def memory_fits(m: Meter) -> bool:

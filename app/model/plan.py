@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from app.model.assumptions import GpuSpec
+from app.model.assumptions import DPO_BATCH_PAIRS, GpuSpec
 from app.model.inputs import WorkloadInputs
 from app.model.physics.layout import TrainingLayout
 from app.model.physics.memory import micro_batch_tokens
@@ -115,6 +115,8 @@ class Plan:
     engine: PlanEngine | None
     training: PlanTraining
     batch: PlanBatch
+    layout_case: str                # the split against OpenRLHF's fixed one: fixed | searched | unfit | given |
+    #                                 given_trainer (``layout_case``)
     staleness: int
     partial_rollouts: bool
     oversample: float
@@ -136,6 +138,19 @@ class Plan:
     def rl(self) -> bool:
         """An online RL loop: rollouts are generated, scored and trained every step."""
         return self.kind == "rl"
+
+
+def layout_case(i: WorkloadInputs, step: Step) -> str:
+    """How the step's split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): ``fixed`` (not
+    searched, or colocated), ``searched`` (faster), ``unfit`` (the search takes only layouts that fit, so a split
+    slower than the fixed one means the fixed one does not fit), ``given`` / ``given_trainer`` (the recipe fixed the
+    generation GPUs; the trainer scores on the rest itself)."""
+    layout = step.gpu_groups
+    if layout is not None and i.generation_gpus and not layout.colocated:
+        return "given_trainer" if step.trainer_scores else "given"
+    if layout is None or not layout.searched:
+        return "fixed"
+    return "unfit" if layout.fixed_step_s < step.total_s else "searched"
 
 
 def _hosts(gpus: int, gpu: GpuSpec) -> tuple[int, int]:
@@ -213,6 +228,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 generated=math.ceil(i.rollouts * i.oversample), passes=i.passes, steps=steps, turns=i.turns,
                 agent_loop=i.agent_loop, env_latency_s=float(i.env_latency_s),
                 observation_tokens=i.observation_tokens),
+            layout_case=layout_case(i, step),
             staleness=i.staleness, partial_rollouts=i.partial_rollouts == "on", oversample=float(i.oversample),
             fits=fits, min_gpus=min_gpus, timed_gpus=timed_gpus,
             memory_per_gpu_gb=max(p.gb for p in phases), memory_by_phase=phases, usable_gb=usable_gb,
@@ -220,8 +236,10 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
     gpus = i.gpus
     nodes, per_node = _hosts(gpus, gpu)
     micro = math.ceil(micro_batch_tokens(i.prompt_tokens + i.response_max_tokens, i.max_tokens_per_gpu))
+    # DPO steps on batches of ``dpo_batch_pairs`` pairs (the model's DPO step); the stages before the loop have none
+    pairs = int(DPO_BATCH_PAIRS) if kind == "dpo" else 0
     training = PlanTraining(backend="fsdp", tp=1, pp=1, ep=1, cp=1, dp=gpus, micro_batch_tokens=micro,
-                            mini_batch_sequences=0, micro_batches_per_rank=1, optimizer_steps=0, epochs=i.epochs, offload=i.offload,
+                            mini_batch_sequences=pairs, micro_batches_per_rank=1, optimizer_steps=1 if pairs else 0, epochs=i.epochs, offload=i.offload,
                             tuning=i.tuning, gradient_checkpointing=True, logits="chunked")
     return Plan(
         kind=kind, trained=trained, gpu=i.gpu, gpus=gpus, gpus_given=gpus, nodes=nodes, gpus_per_node=per_node, placement="colocated",
@@ -229,7 +247,7 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
         training=training,
         batch=PlanBatch(prompts_per_step=0, group=1, rollouts=0, generated=0, passes=i.passes if kind == "rl" else 1,
                         steps=steps),
-        staleness=0, partial_rollouts=False, oversample=1.0, fits=fits, min_gpus=min_gpus, timed_gpus=timed_gpus,
+        layout_case="fixed", staleness=0, partial_rollouts=False, oversample=1.0, fits=fits, min_gpus=min_gpus, timed_gpus=timed_gpus,
         memory_per_gpu_gb=stage_per_gpu_gb, memory_by_phase=(PhaseMemory(phase="training", gb=stage_per_gpu_gb),),
         usable_gb=usable_gb, step_s=step_s, run_hours=run_hours, gpu_hours=gpu_hours)
 

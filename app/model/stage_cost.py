@@ -91,8 +91,9 @@ class StageCost:
     timed_gpus: int | None   # the GPU count the stage's step is timed on (``timed_gpus``)
     memory_by_phase: tuple[PhaseMemory, ...] = ()  # the fullest GPU of each phase as nvidia-smi shows it
     trains_rm: bool = False  # before the loop, the reward model trains beside SFT (the reward_model stage)
-    need_gb: float = 0.0     # what the fullest GPU needs, before the engine's up-front reservation (its batch's KV
-    #                          only): the meter's level, so a reservation alone never reads as "tight"
+    need_gb: float = 0.0     # what the fullest GPU has in use at its fullest phase: the lanes' states, weights,
+    #                          activations, logits and the batch's KV, without the rest of the engine's up-front
+    #                          reservation; the meter's level and bar, so a reservation alone never reads as "tight"
     generation_s: float | None = None
     scoring_s: float | None = None
     training_s: float | None = None
@@ -136,7 +137,8 @@ def stage_cost(stage: str, i: WorkloadInputs, gpu: GpuSpec, memory: Memory, d: D
         timed = rl_timed_gpus is not None
         return StageCost(
             stage=stage, loop=loop, per_gpu_gb=max((p.gb for p in rl_phases), default=memory.peak_per_gpu_gb),
-            total_gb=memory.total_gb, usable_gb=usable, memory_by_phase=rl_phases, need_gb=memory.peak_per_gpu_gb,
+            total_gb=memory.total_gb, usable_gb=usable, memory_by_phase=rl_phases,
+            need_gb=max([memory.peak_per_gpu_gb, *(ln.total_gb for ln in memory.lanes)]),
             fits=memory.fits, min_gpus=memory.min_gpus, what=what, timed_gpus=rl_timed_gpus,
             generation_s=step.generation_s if timed else None, scoring_s=step.scoring_s if timed else None,
             training_s=step.training_s if timed else None, sync_s=step.sync_s if timed else None,

@@ -267,7 +267,8 @@
   // instead of silently moving the radio (a keyboard user who tabbed in keeps the radio's own arrow keys).
   document.addEventListener("change", (event) => {
     const el = event.target;
-    if (el.type === "radio" && el.form && el.form.id === "workload" && el.matches(":focus") && !el.matches(":focus-visible")) el.blur();
+    const ours = (el.form && el.form.id === "workload") || (el.closest && el.closest("[data-guess]"));  // a guess's chips too
+    if (el.type === "radio" && ours && el.matches(":focus") && !el.matches(":focus-visible")) el.blur();
   });
 
   // Guess mode: the figures and decisions stay hidden until the reveal (app.css); kept for the tab's session.
@@ -285,6 +286,93 @@
   const syncGuess = () => setGuess(guessing());
   document.addEventListener("DOMContentLoaded", syncGuess);
   document.addEventListener("htmx:afterSettle", syncGuess);
+
+  // Predict, then see: a step card's [data-guess] takes a choice or a notch, "Lock in" keeps it for the tab, and
+  // the answer shows the verdict the server wrote for that option ([data-guess-verdict]); nothing is computed here.
+  const GUESSED = "rlhf-lab-guessed-";
+  const guessValue = (box) => {
+    const picked = box.querySelector("input[type=radio]:checked, input[type=range]");
+    return picked ? picked.value : null;
+  };
+  const showNotch = (range) => {
+    const out = range.parentElement.querySelector("output");
+    if (!out) return;
+    for (const span of out.querySelectorAll("[data-notch]")) span.hidden = span.dataset.notch !== range.value;
+    const shown = out.querySelector(`[data-notch="${range.value}"]`);
+    if (shown) range.setAttribute("aria-valuetext", shown.textContent);
+  };
+  const showGuess = (box, value) => {
+    box.dataset.guessed = value;
+    for (const input of box.querySelectorAll("input")) {
+      if (input.type === "radio") input.checked = input.value === value;
+      else { input.value = value; showNotch(input); }
+      input.disabled = true;
+    }
+    const commit = box.querySelector("[data-guess-commit]");
+    if (commit) commit.disabled = true;
+    const locked = box.querySelector("[data-guess-locked]");
+    if (locked) locked.hidden = false;
+    const card = box.closest("[data-walk-step]");
+    const result = card && card.querySelector("[data-guess-result]");
+    if (!result) return;
+    for (const p of result.querySelectorAll("[data-guess-verdict]")) p.hidden = p.dataset.guessVerdict !== value;
+    result.hidden = false;
+  };
+  const syncGuesses = () => {
+    for (const box of document.querySelectorAll("[data-guess]")) {
+      let value = null;
+      try { value = sessionStorage.getItem(GUESSED + box.dataset.guessStep); } catch (e) { /* storage off */ }
+      if (value !== null && value !== "") showGuess(box, value);
+      else for (const range of box.querySelectorAll("input[type=range]")) showNotch(range);
+    }
+  };
+  document.addEventListener("DOMContentLoaded", syncGuesses);
+  document.addEventListener("htmx:afterSettle", syncGuesses);
+  document.addEventListener("input", (event) => {
+    const el = event.target;
+    if (el.type === "range" && el.closest("[data-guess]")) showNotch(el);
+  });
+  document.addEventListener("click", (event) => {
+    const btn = event.target.closest && event.target.closest("[data-guess-commit]");
+    const box = btn && btn.closest("[data-guess]");
+    if (!box) return;
+    const value = guessValue(box);
+    if (value === null) return;  // no choice picked yet
+    try { sessionStorage.setItem(GUESSED + box.dataset.guessStep, value); } catch (e) { /* this page only */ }
+    showGuess(box, value);
+  });
+
+  // A walkthrough move (Next, Previous, a step's dot, ← →) lands on the new step's question.  A boosted page keeps
+  // the scroll position (scrollIntoViewOnBoost is off so that a preset or a control keeps the learner where the
+  // change happens); after a long open answer on a phone that position is below the new question, so the card
+  // comes to the top of the screen, and only when its question is not already in view.
+  let walked = false;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const el = event.detail.elt;
+    walked = Boolean(el && el.closest && el.closest("[data-walk], .walk-dots"));
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!walked) return;
+    walked = false;
+    const question = document.querySelector(".walk-card .walk-q");
+    if (!question) return;
+    const box = question.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
+  });
+
+  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards), and the
+  // state's link prints whole, with its host (the page writes it relative: it does not know the address it is served at).
+  let shutForPrint = [];
+  window.addEventListener("beforeprint", () => {
+    shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];
+    for (const d of shutForPrint) d.open = true;
+    const link = document.querySelector(".print-link code");  // the state's whole address, host included
+    if (link) link.textContent = new URL(pageUrl()).href;
+  });
+  window.addEventListener("afterprint", () => {
+    for (const d of shutForPrint) d.open = false;
+    shutForPrint = [];
+  });
 
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;

@@ -152,7 +152,7 @@ def step_chart(r: Result) -> StepChartVM:
 PART_TERMS = {
     "gen": "rollout", "tail": "response_tail", "score": "reward_model", "train": "ppo_epoch", "sync": "refit",
     "actor": "policy", "critic": "critic", "reference": "reference_model", "reward": "reward_model",
-    "gen_weights": "paged_engine", "kv": "kv_cache", "activations": "activation_checkpointing",
+    "gen_weights": "paged_engine", "kv": "kv_cache", "kv_reserved": "kv_cache", "activations": "activation_checkpointing",
     "logits": "logits_memory", "sft": "sft", "rm": "reward_model", "total": "gpu_seconds",
 }
 

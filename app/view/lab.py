@@ -19,6 +19,9 @@ from app.model.inputs import (
     fmt_param,
 )
 from app.model.scenarios import moved_from_step, walk_figures
+from app.model.timeline import TIMELINE_STEPS
+from app.view.card_diff import CardDiffVM, card_diff_vm
+from app.view.guess import GuessVM, guess_vm
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
 
@@ -153,8 +156,11 @@ def form_groups(inputs: WorkloadInputs) -> Form:
     ctls = controls(inputs)
     groups = tuple(FormGroup(id=g, controls=tuple(c for c in ctls if c.group == g)) for g in FORM_GROUPS)
     factors = factor_fields(inputs)
+    # a walkthrough step sets every control and its card says what changed: "size a real run" stays closed there
+    # (2,800 px of controls between the card and the stage on a phone) until the learner opens it
     return Form(first=groups[0], rest=groups[1:],
-                engineer_open=bool(factors) or any(c.changed for g in groups[1:] for c in g.controls), factors=factors)
+                engineer_open=bool(factors) or (not inputs.step and any(c.changed for g in groups[1:] for c in g.controls)),
+                factors=factors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +194,9 @@ class Walk:
     focus: str | None
     figures: dict[str, float] = field(default_factory=dict)  # what the current step's reveal quotes (walk_figures)
     moved: bool = False  # a control has moved away from the step's own settings (its figures are the step's)
+    guess: GuessVM | None = None  # the current step's prediction (predict, then see)
+    timeline_note: bool = False  # a step about time: its answer points at the timeline beside the diagram
+    card_diff: CardDiffVM | None = None  # what the step changes of its nearest card, with both step times
 
     @property
     def total(self) -> int:
@@ -234,7 +243,8 @@ def walk(lang: str, inputs: WorkloadInputs, present: bool = False) -> Walk:
                 prev=steps[n - 2][1] if n and n > 1 else None,
                 next=(steps[n][1] if n < len(steps) else None) if n else steps[0][1],
                 first=steps[0][1], focus=walk_focus(inputs), figures=walk_figures(n) if n else {},
-                moved=moved_from_step(inputs))
+                moved=moved_from_step(inputs), guess=guess_vm(n) if n else None,
+                timeline_note=n in TIMELINE_STEPS, card_diff=card_diff_vm(n) if n else None)
 
 
 def _shown(value: float) -> str:
@@ -320,6 +330,7 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "self_path": f"/{lang}/?{query}",
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
+        "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
         "fitted_banner": fitted_banner(lang, i), "calibrate_url": f"/{lang}/calibrate?{query}",
     }

@@ -82,21 +82,23 @@ def test_the_memory_meter_quotes_the_plans_nvidia_smi_figure(client) -> None:
     assert generating >= e.gpu_memory_utilization * r.memory.gpu_memory_gb  # the whole reservation
     assert r.meters["train_memory"].figure_args["per_gpu_gb"] == p.memory_per_gpu_gb >= r.memory.lanes[0].total_gb
     text = _meter(client.get(f"/zh/?{_q(STEP[10])}").text, "train_memory")
-    assert "nvidia-smi 显示的数字" in text and "含推理引擎的预留与 KV cache" in text
-    assert "不计在内" not in text
+    need = r.meters["train_memory"].figure_args["need_gb"]
+    assert need == max(lane.total_gb for lane in r.memory.lanes) < p.memory_per_gpu_gb  # in use: states + batch KV
+    assert "nvidia-smi 显示的数字" in text and "推理引擎预先占下自己的份额" in text
+    assert f"实际在用 {fmt_gb(need)}" in text and "不计在内" not in text
 
 
 @pytest.mark.parametrize(("lang", "lane"), [("zh", "每张 GPU（共 16 张；生成时，含 KV cache） · "),
                                             ("en", "Every GPU (16; while generating, with the KV cache) · ")])
 def test_the_memory_panel_says_its_lane_counts_the_kv_cache(client, lang: str, lane: str) -> None:
-    """GRPO preset, colocated on 16 H100: the meter's fullest GPU is the training phase without the KV cache; the
-    panel's lane is the generation phase (engine weights + KV cache beside the states, ≈ 30.9 GB), larger, and says
-    that it counts the KV cache."""
+    """GRPO preset, colocated on 16 H100: the panel's lane is the generation phase — the states, the engine's weights
+    and the batch's KV cache (≈ 30.9 GB) plus the rest of the engine's reservation its batch leaves unused — and so
+    sums to the plan's one figure as nvidia-smi shows it (≈ 57.2 GB); it says that it counts the KV cache."""
     r = evaluate(normalise({k: [str(v)] for k, v in GRPO_PRESET.items()})[0])
     (gen_lane,) = r.memory.lanes
-    assert gen_lane.total_gb > r.memory.peak_per_gpu_gb
+    assert gen_lane.total_gb == pytest.approx(30.9, abs=0.05) and gen_lane.total_gb < r.plan.memory_per_gpu_gb
     body = _flush_text(client.get(f"/{lang}/?{urlencode(GRPO_PRESET)}").text)
-    assert lane + fmt_gb(gen_lane.total_gb) in body and fmt_gb(r.memory.peak_per_gpu_gb) in body
+    assert lane + fmt_gb(r.plan.memory_per_gpu_gb) in body
 
 
 @pytest.mark.parametrize(("lang", "good"), [("zh", "KV cache 不在训练卡上，在生成用的卡上（每张 53 GB）"),

@@ -233,3 +233,18 @@ def test_verls_own_batch_checks_hold(name, r, cmd):
         dp = world // a.actor.ulysses_sequence_parallel_size
         assert (a.actor.ppo_mini_batch_size * a.rollout.n) % dp == 0
     assert a.actor.ppo_max_token_len_per_gpu >= c.data.max_prompt_length + c.data.max_response_length
+
+
+@pytest.mark.parametrize(("gpus", "pairs"), [(8, 64), (16, 64), (48, 96)])
+def test_dpo_commands_take_the_plans_batch_of_pairs(gpus, pairs):
+    """The model times a DPO step on 64 pairs (``dpo_batch_pairs``); OpenRLHF's ``--train.batch_size`` and TRL's
+    accumulation × processes take that batch, or the least multiple of the GPUs above it, listed as unmapped."""
+    r = _state(method="dpo", gpu="h100_80g", gpus=gpus)
+    assert r.plan.kind == "dpo" and r.plan.training.mini_batch_sequences == 64
+    state = for_state(r)
+    o, t = openrlhf_args(state.command("openrlhf")), trl_args(state.command("trl"))
+    assert o["train.batch_size"] == pairs
+    assert t["gradient_accumulation_steps"] * t["num_processes"] * t["per_device_train_batch_size"] == pairs
+    for fw in ("openrlhf", "trl"):
+        unmapped = {n.key.rsplit(".", 1)[1] for n in state.command(fw).unmapped}
+        assert ("dpo_batch" in unmapped) == (pairs != 64)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from app.model import evaluate, normalise
 from app.model.assumptions import ARCHS, GPUS
+from app.model.bands import row_query
 from app.model.physics.generation import kv_replication
 from app.model.physics.layout import backend_for, megatron_bytes_per_param, megatron_states_gb
 from app.model.published_runs import RUNS, PublishedRun
@@ -200,44 +201,8 @@ MISSES = {
 }
 
 
-def row_inputs(r: PublishedRun) -> dict[str, str]:
-    """The lab's inputs for a published row: its model, GPUs, batch, lengths, optimizer steps, KL, staleness,
-    offload and LoRA as the row (or its recipe) gives them; a verifier reward (math / code rewards)."""
-    q: dict[str, object] = dict(arch=r.arch, method="grpo", gpu=r.gpu, gpus=r.gpus, reward="verifier",
-                                placement="colocated" if r.colocated in (True, None) else "separate")
-    if r.responses_per_step:
-        q["rollouts"] = min(r.responses_per_step, 8192)
-    if r.group:
-        q["group"] = r.group
-    prompt = r.prompt_mean_tokens or r.prompt_max_tokens
-    if prompt:
-        q["prompt_tokens"] = int(prompt)
-    if r.response_mean_tokens:
-        q["response_tokens"] = int(r.response_mean_tokens)
-    if r.response_max_tokens:
-        q["response_max_tokens"] = r.response_max_tokens
-    if r.optimizer_steps:
-        q["optimizer_steps"] = r.optimizer_steps
-    if r.kl is not None:
-        q["kl"] = r.kl
-    if r.staleness:
-        q["staleness"], q["placement"] = min(r.staleness, 8), "separate"
-    if r.colocated is False and r.gen_gpus:  # a recipe fixes its split: its generation GPUs, not the searched ones
-        q["generation_gpus"] = r.gen_gpus
-    if r.gen_tp:  # and its engine's tensor parallelism (the lab caps it at the NVLink domain: pinned_tp_options)
-        q["engine_tp"] = r.gen_tp
-    if r.partial_rollouts:
-        q["partial_rollouts"] = "on"
-    if r.rollout_dtype == "fp8":
-        q["rollout_dtype"] = "fp8"
-    if r.oversample:
-        q["oversample"] = r.oversample
-    if r.offload:
-        q["offload"] = r.offload
-    if r.lora:
-        q["tuning"] = "lora"
-    return {k: str(v) for k, v in q.items()}
-
+# a published row as lab inputs: one function, the planner's calibration bands enter rows the same way
+row_inputs = row_query
 
 ENTERABLE = [r for r in RUNS if r.arch in ARCHS and r.gpu is not None
              and (r.figure("step_s") is not None or r.figure("min_gpus") is not None)]

@@ -272,12 +272,6 @@ def test_the_planners_cheapest_is_the_brute_force_grids_cheapest_or_better(deadl
 # --- the calibration bands ------------------------------------------------------------------------------------------
 
 
-def test_a_published_row_enters_the_lab_as_the_calibration_enters_it() -> None:
-    from app.model.bands import row_query
-    from model.test_frontier import ENTERABLE, row_inputs
-
-    assert all(row_query(r) == row_inputs(r) for r in ENTERABLE)
-
 
 def test_each_band_is_the_spread_of_its_rows() -> None:
     from app.model.assumptions import ARCHS

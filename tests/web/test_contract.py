@@ -234,7 +234,6 @@ BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
 # sent with every move: what moved, the notices, and the links that carry the state (the query changes)
 ALWAYS_SENT = {"live-marker", "live-notices", "live-why", "alt-link", "lang-switch", "compare-link", "launch-link",
-               "calibrate-link",  # sent with launch-link (its region), the same query
                "present-link"}
 
 
@@ -250,7 +249,7 @@ def _expected_regions(before: dict, after: dict) -> set[str]:
     out |= {f"dg-n-{k}" for k in before["nodes"] if before["nodes"][k] != after["nodes"][k]}
     out |= {f"dg-e-{k}" for k in before["edges"] if before["edges"][k] != after["edges"][k]}
     if before["estimates"] != after["estimates"] or before["inputs"] != after["inputs"]:
-        out |= {"live-estimates", "chart-step_vs_gpus", "chart-step_phases"}
+        out |= {"live-estimates", "chart-step_vs_gpus", "chart-step_phases", "chart-timeline"}
     return out
 
 

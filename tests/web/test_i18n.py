@@ -188,6 +188,7 @@ VIEW_KEY_EXPRESSIONS = {
     # the engine's shape and the idle line
     "vm.engine_key", "vm.engine_shape_key", "vm.idle_key", "vm.layout_key", "vm.bound_key",
     "vm.engine_tp_key",  # tests/model/test_engine_tp_given.py renders both of its keys
+    "vm.flag_why_key", "vm.now_key", "s.name_key",  # a flag's why; the timeline's caption and its segments (app/view/timeline.py)
     # the RL step block (``s``: EstRlStepVM) and its engine (``e``)
     "s.method_key", "s.generation_key", "s.scored_key", "s.trained_key", "s.sync_key", "s.layout_key",
     "s.engine_shape_key", "s.engine_tp_key", "s.idle_key", "s.engine_key", "e.bound_key",
@@ -200,6 +201,8 @@ PAGE_KEY_EXPRESSIONS = {
     "body_key", "cite_key", "walk.title_key", "walk.question_key", "walk.reveal_key", "walk.numbers_key",
     "walk.takeaway_key", "heading_key", "note_key", "name_key", "detail_key", "help_key", "group_keys[gid]",
     "nvm.name_key", "nvm.desc_key", "row.name_key",
+    "g.prompt_key", "g.answer_key", "o.label_key", "o.verdict_key",  # a step's prediction (app/view/guess.py)
+    "d.title_key",  # the card a step changes (app/view/card_diff.py)
 }
 # First arguments that are whole keys the other pages' view-models name (checked by test_every_other_page_key_exists):
 # compare (app/view/compare.py), launch (app/view/launch.py), reference (app/view/lab.py), the config paste
@@ -238,7 +241,8 @@ def _vm_keys(vm, depth: int = 0) -> set[str]:  # noqa: ANN001
         value = getattr(vm, name)
         if name.endswith(("key", "keys")) or name == "short":
             out |= {value} if isinstance(value, str) else {k for k in (value or ()) if isinstance(k, str)}
-        elif name in ("bars", "lanes", "total", "items", "changed", "meter_moves", "rl", "dpo", "offline", "engine"):
+        elif name in ("bars", "lanes", "segments", "total", "items", "changed", "meter_moves", "rl", "dpo", "offline",
+                      "engine"):
             out |= _vm_keys(value, depth + 1)
     return {k for k in out if k}
 
@@ -389,6 +393,10 @@ def test_every_page_key_exists(lang):
         keys |= {k for _, _, k, _, _ in w.dots}
         if w.current:
             keys |= {w.title_key, w.question_key, w.reveal_key, w.numbers_key, w.takeaway_key}
+            keys |= {w.guess.prompt_key, w.guess.answer_key, *(k for o in w.guess.options
+                                                               for k in (o.label_key, o.verdict_key))}
+            if w.card_diff:
+                keys |= {w.card_diff.title_key, *(label for _, label, _ in w.card_diff.changes)}
         keys |= {k for reg in ctx["regions"].values() for k in (getattr(reg.vm, "label_key", None),
                                                                    getattr(reg.vm, "title_key", None),
                                                                    getattr(reg.vm, "summary_key", None)) if k}

@@ -230,18 +230,6 @@ def est_vs(r: Result) -> EstVsVM:
                    dpo_at_gpus=_dpo_at(r))
 
 
-def _layout_case(r: Result) -> str:
-    """How the chosen split relates to OpenRLHF's fixed one (¼ generation, ¼ scoring, ½ training): the model searches
-    only among layouts that fit, so a searched layout slower than the fixed split means the fixed split does not fit."""
-    layout = r.step.gpu_groups
-    if layout is not None and r.inputs.generation_gpus and not layout.colocated:
-        # the user fixed the generation GPUs (``generation_gpus``); the trainer may score on the rest itself
-        return "given_trainer" if r.step.trainer_scores else "given"
-    if layout is None or not layout.searched:
-        return "fixed"
-    return "unfit" if layout.fixed_step_s < r.step.total_s else "searched"
-
-
 def _at(timed_gpus: int | None, gpus: int) -> int:
     """The "at N GPUs" rule of a stage timed by itself (DPO, SFT, RM): the count it is timed on when not the GPUs
     given (the fewest that fit), else 0; 0 also when none fits (its text says so instead)."""
@@ -275,7 +263,7 @@ def _rl_step(r: Result) -> EstRlStepVM:
         show_tail=s.tail_s > 0, show_sync=s.sync_s > 0, show_idle=s.idle_gpu_s > IDLE_SHOWN_MIN_GPU_S,
         lanes=timeline(r), epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
         response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, staleness=i.staleness,
-        layout_case=_layout_case(r), generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
+        layout_case=r.plan.layout_case, generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
         idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0,
         scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
         generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",

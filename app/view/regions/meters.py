@@ -62,7 +62,8 @@ def _short(m: Meter) -> str:
         return f"meter.{m.id}.figure_short_beyond_run"
     if SHORT_ARG[m.id] not in m.figure_args:
         return "meter.figure_short_none"
-    return f"meter.{m.id}.figure_short" + ("_at" if m.at_gpus is not None else "")
+    return f"meter.{m.id}.figure_short" + ("_at" if m.at_gpus is not None else "") + (
+        "_reserved" if m.reserved else "")
 
 
 def meter_vm(r: Result, meter_id: str, focus: bool) -> MeterVM:

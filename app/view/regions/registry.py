@@ -19,6 +19,7 @@ from app.view.regions.page import LinksVM, MarkerVM, NoticesVM
 from app.view.regions.record import frozen
 from app.view.regions.stage import NodeVM, stage_vm
 from app.view.regions.why import why_vm
+from app.view.timeline import timeline_chart
 
 
 @frozen
@@ -61,6 +62,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
     regions += [
         Region(kind="strip", dom_id="meter-strip", vm=strip(r)),
         Region(kind="chart_step", dom_id="chart-step_vs_gpus", vm=step_chart(r)),
+        Region(kind="chart_timeline", dom_id="chart-timeline", vm=timeline_chart(r)),
         Region(kind="est_head", dom_id="est-head", vm=est_head(r)),
         Region(kind="est_step", dom_id="est-step", vm=est_step(r)),
         Region(kind="chart_phases", dom_id="chart-step_phases", vm=phases_chart(r)),

@@ -62,6 +62,12 @@ class NodeVM:
         return f"node_state.{self.state.state}" if self.state.state in FLAGGED_STATES else ""
 
     @property
+    def flag_why_key(self) -> str:  # why the flag is up: its <title> ("" when there is no flag)
+        if self.state.bottleneck:
+            return "diagram.why.bottleneck"
+        return f"diagram.why.{self.state.state}" if self.flag_key else ""
+
+    @property
     def name_key(self) -> str:  # its name and one-line description on the diagram (outside the region)
         return f"node.{self.id}.name"
 

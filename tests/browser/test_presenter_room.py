@@ -1,0 +1,91 @@
+"""Issue 33, a diagram a room can read: presenter view at 1920 × 1080 draws the diagram's node names at least 28 px
+tall and its flags 20 px, the question at 36 px, and keeps the diagram, the meters, the step chart and the
+timeline on the one screen; at 1280 × 720 the open answer fits the screen at every step, in both languages."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import expect
+
+from app.model.scenarios import WALKTHROUGH
+
+from .helpers import LANGS, goto
+
+pytestmark = pytest.mark.browser
+
+FULL_HD = {"width": 1920, "height": 1080}
+HD = {"width": 1280, "height": 720}
+MEASURE = """() => {
+  const vw = innerWidth, vh = innerHeight;
+  const inView = (el) => { const b = el.getBoundingClientRect();
+    return b.width > 0 && b.height > 0 && b.top >= -1 && b.left >= -1 && b.bottom <= vh + 1 && b.right <= vw + 1; };
+  const heights = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect().height);
+  const names = [...document.querySelectorAll('.diagram .nn')];
+  return {
+    name_px: Math.min(...heights('.diagram .nn')),
+    flag_px: Math.min(...heights('.diagram [data-node] .flag')),
+    names_fit: names.every((t) => t.getBBox().x + t.getBBox().width <= t.parentNode.querySelector('.box').getBBox().width + 0.5),
+    question_px: parseFloat(getComputedStyle(document.querySelector('.walk-card .walk-q')).fontSize),
+    in_view: Object.fromEntries(['.diagram', '#live-meters', '[data-chart="step_vs_gpus"] svg', '[data-chart="timeline"] svg',
+      '.walk-card .walk-q', '.walk-nav'].map((s) => [s, [...document.querySelectorAll(s)].length > 0 && [...document.querySelectorAll(s)].every(inView)])),
+    height: document.documentElement.scrollHeight,
+  };
+}"""
+OPEN_FITS = """() => {
+  const vh = innerHeight;
+  const bottom = (sel) => Math.max(...[...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect().bottom));
+  return {reveal: bottom('details.walk-reveal'), takeaway: bottom('details.walk-reveal .takeaway'), nav: bottom('.walk-nav'), vh};
+}"""
+
+
+def _url(base_url: str, lang: str, n: int) -> str:
+    return f"{base_url}/{lang}/?{urlencode(WALKTHROUGH[n - 1].inputs.query())}&present=1"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("n", [5, 10, 12])  # long questions; a split with flags; the timeline with three lanes
+def test_presenter_at_1080p_is_readable_from_the_back(open_page, base_url: str, lang: str, n: int) -> None:
+    page = open_page(viewport=FULL_HD)
+    goto(page, _url(base_url, lang, n))
+    m = page.evaluate(MEASURE)
+    assert m["name_px"] >= 28, f"step {n}: node names {m['name_px']:.1f} px tall"
+    assert m["flag_px"] >= 20, f"step {n}: flags {m['flag_px']:.1f} px tall"
+    assert m["names_fit"], f"step {n}: a node name runs out of its box"
+    assert m["question_px"] >= 36, f"step {n}: the question at {m['question_px']} px"
+    assert [s for s, ok in m["in_view"].items() if not ok] == [], f"step {n}: off the screen"
+    assert m["height"] <= FULL_HD["height"] + 2, f"step {n}: presenter view scrolls ({m['height']} px)"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_presenter_at_720p_fits_every_open_answer(open_page, base_url: str, lang: str) -> None:
+    page = open_page(viewport=HD)
+    over = {}
+    for w in WALKTHROUGH:
+        goto(page, _url(base_url, lang, w.number))
+        page.guard.settle(page)
+        assert page.evaluate(MEASURE)["height"] <= HD["height"] + 2, f"step {w.number}: scrolls with the answer shut"
+        page.keyboard.press("r")
+        expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
+        fit = page.evaluate(OPEN_FITS)
+        if max(fit["reveal"], fit["takeaway"], fit["nav"]) > HD["height"] + 1:
+            over[w.number] = fit
+    assert over == {}, f"open answers past 720 px: {over}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_scenario_key_during_a_step_shows_the_mismatch_outside_the_closed_answer(open_page, base_url: str,
+                                                                                  lang: str) -> None:
+    page = open_page(viewport=FULL_HD)
+    goto(page, _url(base_url, lang, 2))
+    note = page.locator("article.walk-card .walk-moved")
+    expect(note).to_be_hidden()
+    page.keyboard.press("5")  # the eval-gate card under step 2's question
+    expect(page.locator("article[data-walk-step]")).to_have_attribute("data-walk-step", "2")
+    page.guard.settle(page)
+    expect(note).to_be_visible()
+    assert page.locator("details.walk-reveal").get_attribute("open") is None
+    box = note.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= FULL_HD["height"], box
+    assert page.evaluate("document.documentElement.scrollHeight") <= FULL_HD["height"] + 2
