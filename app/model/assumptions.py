@@ -133,6 +133,13 @@ SOURCES: dict[str, Source] = {
         Source("cfg_kimi_k2", "Kimi-K2 model summary (MoonshotAI/Kimi-K2 README §2: 1 T total, 32 B activated, 61 layers "
                "of which 1 dense, 384 experts, 8 selected, 1 shared, MLA) and config.json (moonshotai on Hugging Face)",
                "https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/config.json"),
+        Source("deepseek_v3_report", "DeepSeek-AI 2024, DeepSeek-V3 Technical Report, §2.2 (one MTP module, "
+               "config.json num_nextn_predict_layers 1) and §5.4.3 (speculative decoding with it: the second token "
+               "accepted 85–90% of the time, 1.8× the tokens per second)", "https://arxiv.org/abs/2412.19437"),
+        Source("vllm_spec", "vLLM documentation, speculative decoding: a draft model or MTP / EAGLE heads propose "
+               "num_speculative_tokens, the target verifies them in one forward; disable_by_batch_size turns it off "
+               "at large batches, where the step is compute-bound",
+               "https://docs.vllm.ai/en/latest/features/spec_decode.html"),
         Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face; inference/configs/"
                "config_671B.json in deepseek-ai/DeepSeek-V3) and its technical report (671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     )
@@ -222,6 +229,7 @@ class Arch:
     expert_hidden: int = 0
     moe_layers: int = 0
     source: str | None = None
+    mtp_layers: int = 0       # multi-token-prediction modules shipped with the weights (num_nextn_predict_layers)
 
     @property
     def attn_dim(self) -> int:
@@ -280,7 +288,7 @@ ARCHS: dict[str, Arch] = {
              expert_hidden=1536, moe_layers=94, source="cfg_qwen3"),
         Arch("deepseek_v3", 61, 7168, 128, 128, 192, 129_280, 671.0, 37.0, "mla", experts=256, experts_per_token=8,
              shared_experts=1, kv_lora_rank=512, rope_dim=64, expert_hidden=2048, moe_layers=58,
-             source="cfg_deepseek_v3"),
+             source="cfg_deepseek_v3", mtp_layers=1),
         # gpt-oss: 64 query heads of 64 over hidden 2,880, every layer MoE (num_local_experts, experts_per_token 4,
         # intermediate_size 2,880 per expert); attention alternates a 128-token sliding window and full context
         Arch("gpt_oss_20b", 24, 2880, 64, 8, 64, 201_088, 20.9, 3.6, "gqa", experts=32, experts_per_token=4,
@@ -340,6 +348,19 @@ _CONSTANTS = (
     Constant("engine_wake_s", 1.0, "s per step"),  # colocated: KV cache re-allocated, engine resumed (vllm_sleep)
     Constant("rollout_fp8_bytes_per_param", 1.0, "B/param", "vllm_fp8"),      # FP8 W8A8 engine weights
     Constant("rollout_fp8_kv_bytes_per_value", 1.0, "B", "vllm_fp8"),         # kv_cache_dtype=fp8
+    # --- speculative decoding (physics/generation.py): MTP heads or a draft model propose, the target verifies ----
+    Constant("spec_draft_tokens", 3.0, "tokens proposed per decode step"),  # speculative=draft: vLLM's k
+    Constant("spec_acceptance", 1.8, "tokens per decode step", "deepseek_v3_report"),  # the acceptance default
+    # a proposal reads one decoder layer's worth of the target's weights (an MTP module, an EAGLE head)
+    Constant("spec_draft_layers", 1.0, "decoder layers per proposed token"),
+    # --- the refit (physics/refit.py): a fit to verl's checkpoint-engine ablation table (fully_async.md) ---------
+    # load per tensor: the geometric mean of the bucketed rows' seconds per tensor beyond the wire (Qwen3-235B-A22B
+    # (23.7 − 9.4 − 0.235) / 36,757 = 0.383 ms, Qwen3-30B-A3B (4.38 − 1.22 − 0.03) / 18,771 = 0.167 ms): 0.25 ms
+    Constant("refit_load_per_tensor_s", 0.25e-3, "s per tensor", "verl_async"),
+    # per_tensor's collective per tensor across nodes: the NCCL rows' seconds per tensor beyond the wire less the
+    # load (235B (58.57 − 18.89) / 36,757 − 0.25 = 0.83 ms; 30B (15.76 − 2.39) / 18,771 − 0.25 = 0.46 ms): 0.6 ms
+    Constant("refit_collective_per_tensor_s", 0.6e-3, "s per tensor across nodes", "verl_async"),
+    Constant("refit_convert_passes", 2.0, "HBM passes over the gathered bytes"),  # read once, write once
     # --- interconnect -----------------------------------------------------------------------------------
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
@@ -423,6 +444,12 @@ COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
 ENGINE_WAKE_S = c("engine_wake_s")
 EXPERT_EXCHANGE_S = c("expert_exchange_s")
+SPEC_DRAFT_TOKENS = int(c("spec_draft_tokens"))
+SPEC_ACCEPTANCE = c("spec_acceptance")
+SPEC_DRAFT_LAYERS = c("spec_draft_layers")
+REFIT_LOAD_PER_TENSOR_S = c("refit_load_per_tensor_s")
+REFIT_COLLECTIVE_PER_TENSOR_S = c("refit_collective_per_tensor_s")
+REFIT_CONVERT_PASSES = c("refit_convert_passes")
 ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
 ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))

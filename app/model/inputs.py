@@ -28,6 +28,8 @@ from app.model.assumptions import (
     GPUS,
     MICRO_BATCH_TOKENS_PER_GPU,
     SEPARATE_MIN_GPUS,
+    SPEC_ACCEPTANCE,
+    SPEC_DRAFT_TOKENS,
     TRAIN_MFU,
 )
 
@@ -167,6 +169,39 @@ FACTOR_NUMBERS: tuple[NumberSpec, ...] = (
                "step, in place of the modelled one"),
 )
 FACTOR_NAMES: tuple[str, ...] = tuple(s.name for s in FACTOR_NUMBERS)
+# How 2026 systems run a step (issue 36): ordinary inputs with defaults, in the canonical query only when they differ
+# from it, so every URL written before them still names the same state.
+PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
+    ChoiceSpec("refit", "bucketed", ("bucketed", "per_tensor"), group="hardware",
+               description="how the new weights reach the engine each step: bucketed (verl's checkpoint engine, NeMo "
+                           "RL's refit buffer: the gather pipelined with the broadcast) or per_tensor (verl's NCCL "
+                           "path: a collective per tensor)"),
+    ChoiceSpec("speculative", "off", ("off", "mtp", "draft"), group="hardware",
+               description="speculative decoding in the engine: off, the model's own multi-token-prediction heads "
+                           "(mtp: DeepSeek-V3 ships one) or a draft (a small draft model or EAGLE head proposing "
+                           "spec_draft_tokens); the target verifies them in one forward"),
+    ChoiceSpec("agent_loop", "sync", ("sync", "async"), group="algorithm",
+               description="multi-turn rollouts: sync (the engine's batch drains at every turn and waits for the "
+                           "environment) or async (each trajectory proceeds on its own: verl's agent loop, SGLang's "
+                           "async multi-turn; the environment's latency overlaps other trajectories' decoding)"),
+)
+PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("acceptance", SPEC_ACCEPTANCE, 1.0, 8.0, False, "tokens per decode step",
+               (1.0, 1.5, 1.8, 2.0, 2.5, 3.0, 4.0), group="hardware",
+               description="speculative decoding: mean tokens each verification step emits (acceptance length; at "
+                           "most the proposed tokens + 1)"),
+    NumberSpec("turns", 1, 1, 64, True, "turns per episode", (1, 2, 3, 4, 6, 8, 12, 16, 32, 64), group="algorithm",
+               description="agentic rollouts: model turns per episode (response_tokens and response_max_tokens are "
+                           "per turn; between turns the environment answers)"),
+    NumberSpec("env_latency_s", 0.0, 0.0, 600.0, False, "s per turn", (0, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 600),
+               group="algorithm", description="agentic rollouts: seconds the environment (tool call, code sandbox, "
+                                                 "test run) takes per turn"),
+    NumberSpec("observation_tokens", 0, 0, 32_768, True, "tokens per turn", (0, 64, 256, 1_024, 4_096, 16_384),
+               group="algorithm", description="agentic rollouts: tokens the environment feeds back per turn "
+                                                 "(prefilled, scored and trained over, never generated)"),
+)
+PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
+PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
 SHAPE_SPECS = {s.name: s for s in SHAPE_NUMBERS}
 FACTOR_SPECS = {s.name: s for s in FACTOR_NUMBERS}
@@ -217,6 +252,10 @@ class _Inputs(BaseModel):
             value = changes[name] if name in changes else getattr(self, name)
             if value is not None:
                 out[name] = fmt_param(value)
+        for name, spec in PRACTICE_SPECS.items():  # 2026 practice: only where it differs from the default
+            value = changes[name] if name in changes else getattr(self, name)
+            if value != spec.default:
+                out[name] = fmt_param(value)
         step = changes.get("step", self.step)  # type: ignore[attr-defined]
         if step is not None:
             out["step"] = str(step)
@@ -258,7 +297,7 @@ WorkloadInputs = create_model(  # the JSON API's query model, generated from NUM
     "WorkloadInputs",
     __base__=_Inputs,
     __doc__="The workload, validated strictly (the JSON API's query model).",
-    **{s.name: _field(s) for s in (*NUMBERS, *CHOICES)},
+    **{s.name: _field(s) for s in (*NUMBERS, *CHOICES, *PRACTICE_NUMBERS, *PRACTICE_CHOICES)},
     **{s.name: _shape_field(s) for s in SHAPE_NUMBERS},
     **{s.name: _factor_field(s) for s in FACTOR_NUMBERS},
     step=(int | None, Field(None, ge=1, le=STEP_MAX, description="walkthrough step (optional)")),
@@ -300,7 +339,7 @@ class Notice:
 
 NOTICE_KINDS = ("below_min", "above_max", "rounded", "empty", "invalid", "unknown_choice", "separate_needs_gpus",
                 "below_mean", "arch_sets_size", "async_needs_separate", "async_needs_gpus", "dpo_needs_beta",
-                "shape_sets_size", "above_heads", "shape_unused")
+                "shape_sets_size", "above_heads", "shape_unused", "mtp_needs_heads", "acceptance_above")
 _MAX_ECHO = 40  # characters of a bad value echoed back in a notice
 
 
@@ -356,7 +395,7 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
     """
     values: dict[str, object] = {}
     notices: list[Notice] = []
-    for spec in NUMBERS:
+    for spec in (*NUMBERS, *PRACTICE_NUMBERS):
         text = _text(query, spec.name)
         if text is None:
             continue
@@ -393,7 +432,7 @@ def normalise(query: Mapping[str, str | Sequence[str]]) -> tuple[WorkloadInputs,
         # notice must not name a value "used" that nothing uses; layers' own notice (no valid layers) stays
         notices.extend(n if n.field == "layers" else Notice(n.field, "shape_unused", n.given, "")
                        for n in shape_notices)
-    for spec in CHOICES:
+    for spec in (*CHOICES, *PRACTICE_CHOICES):
         text = _text(query, spec.name)
         if text is None:
             continue
@@ -456,6 +495,17 @@ def _between(values: dict[str, object]) -> list[Notice]:
         used = max(int(get("gpus")) - 1, 0)  # type: ignore[call-overload]
         out.append(Notice("generation_gpus", "generation_gpus_above", fmt_param(get("generation_gpus")), fmt_param(used)))
         values["generation_gpus"] = used
+    mtp_layers = ARCHS[arch].mtp_layers if arch in ARCHS else 0  # type: ignore[index]
+    if get("speculative") == "mtp" and not mtp_layers:
+        # MTP heads ship with the weights (DeepSeek-V3's num_nextn_predict_layers); a model without them has none
+        out.append(Notice("speculative", "mtp_needs_heads", "mtp", "off"))
+        values["speculative"] = "off"
+    if get("speculative") != "off":
+        proposed = mtp_layers if get("speculative") == "mtp" else SPEC_DRAFT_TOKENS
+        if get("acceptance") > proposed + 1:  # type: ignore[operator]
+            out.append(Notice("acceptance", "acceptance_above", fmt_param(get("acceptance")),
+                              fmt_param(float(proposed + 1))))
+            values["acceptance"] = float(proposed + 1)
     if get("method") == "dpo" and get("kl") < DPO_MIN_BETA:  # type: ignore[operator]
         out.append(Notice("kl", "dpo_needs_beta", fmt_param(get("kl")), fmt_param(DPO_MIN_BETA)))
         values["kl"] = DPO_MIN_BETA

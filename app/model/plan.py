@@ -52,6 +52,9 @@ class PlanEngine:
     gpu_memory_utilization: float   # the engine's share of each GPU's memory (its reservation)
     max_num_seqs: int               # sequences one instance decodes at once (its batch)
     dtype: str                      # bf16 | fp8 (weights and KV cache)
+    refit: str = "bucketed"         # bucketed | per_tensor: how the trainer's weights reach it each step
+    speculative: str = "off"        # off | mtp | draft (vLLM speculative_config)
+    num_speculative_tokens: int = 0  # tokens proposed per decode step (0: off)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,6 +86,10 @@ class PlanBatch:
     generated: int                  # responses generated per step (rollouts × oversample)
     passes: int
     steps: int                      # RL (or DPO) steps of the whole run
+    turns: int = 1                  # agentic rollouts: model turns per episode
+    agent_loop: str = "sync"        # sync (the batch drains every turn) | async (trajectories on their own)
+    env_latency_s: float = 0.0      # the environment's seconds per turn
+    observation_tokens: int = 0     # tokens the environment feeds back per turn
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,7 +212,9 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 name=e.engine, tensor_parallel=e.tensor_parallel, pipeline_parallel=e.pipeline,
                 expert_parallel=e.expert_parallel, instances=e.replicas,
                 gpu_memory_utilization=_share(memory.engine_gb_per_gpu, gpu.memory_gb),
-                max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16")
+                max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16",
+                refit=i.refit, speculative=i.speculative if e.speculative_tokens else "off",
+                num_speculative_tokens=e.speculative_tokens)
         phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus
@@ -216,7 +225,9 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                               g.colocated else used, training=g.training, idle=max(0, given - used)),
             engine=engine, training=_rl_training(i, w, step.training_layout),
             batch=PlanBatch(prompts_per_step=i.rollouts // _group(i), group=_group(i), rollouts=i.rollouts,
-                generated=math.ceil(i.rollouts * i.oversample), passes=i.passes, steps=steps),
+                generated=math.ceil(i.rollouts * i.oversample), passes=i.passes, steps=steps, turns=i.turns,
+                agent_loop=i.agent_loop, env_latency_s=float(i.env_latency_s),
+                observation_tokens=i.observation_tokens),
             layout_case=layout_case(i, step),
             staleness=i.staleness, partial_rollouts=i.partial_rollouts == "on", oversample=float(i.oversample),
             fits=fits, min_gpus=min_gpus, timed_gpus=timed_gpus,

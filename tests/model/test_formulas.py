@@ -257,16 +257,24 @@ def test_tensor_parallel_within_a_node_and_the_kv_heads() -> None:
 
 
 def test_weight_broadcast_and_refit() -> None:
-    # separate: ≥ 2P / link: 70 B at 50 GB/s = 2.8 s; 671 B = 26.8 s (both across nodes on H100-class IB)
+    # separate (the refit mechanism, physics/refit.py, bucketed): max(gather, broadcast ≥ 2P / link) + convert + load.
+    # 70 B on 64 H100s (16 generate, 32 train: across nodes, InfiniBand 50 GB/s): broadcast 2 · 70.6 / 50 = 2.824 s
+    # (the wire alone, which was the whole answer before), gather 141.2 · 31 / 32 / 50 = 2.736 s, convert
+    # 2 · 141.2 / 3,350 = 0.084 s, 80 · (4 + 2 + 3) + 3 = 723 tensors · 0.25 ms = 0.181 s: 3.089 s
     s70 = ppo_step(w(arch="llama3_70b", policy_b=70.6, rm_b=7, gpu="h100_80g", gpus=64, placement="separate"), H100)
-    assert s70.sync_s == approx(2 * 70.6 / 50)
+    assert s70.groups.training == 32 and s70.groups.generation + s70.groups.training > 8
+    assert s70.refit.broadcast_s == approx(2 * 70.6 / 50)
+    assert s70.sync_s == approx(2 * 70.6 / 50 + 2 * 141.2 / 3350 + 723 * 0.25e-3)
     broadcast_671b = 2 * 671 / 50
     assert broadcast_671b == approx(26.84)
-    # colocated (vllm): a refit of 2P / G per GPU over NVLink: 14 GB / 8 / 231 GB/s = 7.6 ms on 8 A100s, plus the
-    # engine's wake-up: 1 s (engine_wake_s) + its weights per GPU back over the host link (14 GB / TP / 32 GB/s)
+    # colocated (vllm): the 8 A100s' shards all-gathered, 14 GB · 7 / 8 / 231 GB/s = 53 ms, converted 2 · 14 / 2,039
+    # = 13.7 ms, 299 tensors (the custom shape's 32.9 layers · 9 + 3) · 0.25 ms = 74.8 ms (bucketed: the gather
+    # overlaps nothing colocated); plus the engine's wake-up: 1 s (engine_wake_s) + its weights per GPU back over the
+    # host link (14 GB / TP / 32 GB/s).  Before the refit mechanism: 2P / G per GPU, 14 GB / 8 / 231 GB/s = 7.6 ms
     s7 = ppo_step(w(policy_b=7, gpus=8, placement="colocated"), A100_80)
     wake = 1.0 + 14.0 / s7.gen.tensor_parallel / 32.0
-    assert s7.sync_s == approx(14e9 / 8 / 231e9 + wake)
+    assert s7.refit.tensors == 299
+    assert s7.sync_s == approx(14e9 * 7 / 8 / 231e9 + 2 * 14 / 2039 + 299 * 0.25e-3 + wake, rel=1e-3)
 
 
 # --- generation: engine plans and the decode roofline --------------------------------------------------------

@@ -107,23 +107,45 @@ def test_fp8_rollouts_halve_the_engine_weights() -> None:
 
 
 def test_weight_sync_moves_the_whole_model_as_verl_measures_it() -> None:
-    # separate placement broadcasts every parameter (not the active ones): Qwen3-235B-A22B 470 GB over 50 GB/s of
-    # InfiniBand = 9.4 s.  verl's checkpoint-engine table (fully_async.md, 64 + 64 H20): 23.7 s (58.6 s without it);
-    # Qwen3-30B-A3B: 61 GB / 50 GB/s = 1.22 s against 4.38 s.  The model is 2.5–3.6× short: it counts the wire,
-    # not Megatron's gathering of the parameters that verl says dominates (docs/model.md)
-    for arch, gpus, published in (("qwen3_235b_a22b", 128, ROW["verl_sync_235b_a22b_64x64_ckpt"].figure("weight_sync_s")),
-                                  ("qwen3_30b_a3b", 32, ROW["verl_sync_30b_a3b_16x16_ckpt"].figure("weight_sync_s"))):
-        s = ppo_step(w(arch=arch, method="grpo", reward="verifier", gpus=gpus, gpu="h20_96g", staleness=1,
-                       placement="separate"), GPUS["h20_96g"])
-        assert s.sync_s == pytest.approx(2 * ARCHS[arch].total_b / 50)
-        assert 1 / 4 < s.sync_s / published < 1
+    # separate placement refits every parameter (not the active ones), gathered, broadcast and loaded tensor by tensor
+    # (physics/refit.py).  Qwen3-235B-A22B on 64 + 64 H20s, bucketed (verl's checkpoint engine): max(gather
+    # 470 · 63 / 64 / 50 = 9.25 s, broadcast 470 / 50 = 9.4 s) + convert 2 · 470 / 4,000 = 0.235 s + 36,757 tensors
+    # · 0.25 ms = 9.19 s: 18.8 s against verl's 23.7 s (the 2.5× short wire-only answer, 9.4 s, is gone)
+    s = ppo_step(w(arch="qwen3_235b_a22b", method="grpo", reward="verifier", gpus=128, gpu="h20_96g", staleness=1,
+                   placement="separate", generation_gpus=64), GPUS["h20_96g"])
+    assert (s.groups.generation, s.groups.scoring + s.groups.training) == (64, 64)
+    assert s.refit.tensors == 94 * (4 + 2 + 3 * 128 + 1) + 3 == 36_757
+    assert s.sync_s == pytest.approx(470 / 50 + 2 * 470 / 4000 + 36_757 * 0.25e-3)
+    assert s.sync_s / ROW["verl_sync_235b_a22b_64x64_ckpt"].figure("weight_sync_s") == pytest.approx(0.79, abs=0.01)
+
+
+@pytest.mark.parametrize("row_id", [r for r in ROW if r.startswith("verl_sync_")])
+def test_the_refit_lands_verls_checkpoint_engine_table(row_id: str) -> None:
+    # verl fully_async.md, checkpoint-engine ablation (64 + 64, 16 + 16, 4 + 4 H20s; nccl = per tensor, checkpoint
+    # engine = bucketed): each row within 2x, but the 7 B checkpoint-engine row, whose 0.02 s for 15.2 GB (760 GB/s)
+    # is faster than one direction of NVLink can carry: inside one node the checkpoint engine hands CUDA IPC handles
+    # over and moves no bytes, which the lab does not model (a listed miss)
+    from app.model.physics.refit import refit_seconds
+    row = ROW[row_id]
+    mode = "per_tensor" if row.weight_sync == "nccl" else "bucketed"
+    r = refit_seconds(ARCHS[row.arch], GPUS[row.gpu], mode=mode, train_gpus=row.train_gpus,
+                      generation_gpus=row.gen_gpus, colocated=False)
+    ratio = r.total_s / row.figure("weight_sync_s")
+    if row_id == "verl_sync_7b_4x4_ckpt":
+        assert ratio > 2, "the in-node IPC row lands: drop it from the misses"
+        pytest.xfail(f"{ratio:.1f}x: in one node the checkpoint engine shares CUDA IPC handles, no bytes move")
+    assert 0.5 <= ratio <= 2.0, f"{row_id}: {ratio:.2f}"
 
 
 def test_a_colocated_engine_wakes_every_step() -> None:
-    # the hybrid engine's refit plus its wake-up: engine_wake_s + its weights per GPU back over the host link
+    # the hybrid engine's refit plus its wake-up: the 8 GPUs' shards all-gathered (bucketed: pipelined with the
+    # load) 16 GB · 7 / 8 over 900 / 2 · 0.77 GB/s = 0.040 s, converted 2 · 16 / 3,350 = 0.0096 s, loaded 291 tensors
+    # · 0.25 ms = 0.073 s; then engine_wake_s + its weights per GPU back over the host link.  (Before the refit
+    # mechanism: each GPU copied its slice, 16e9 / 8 / 346.5e9 = 0.0058 s.)
     s = ppo_step(w(arch="llama3_8b", method="grpo", reward="verifier", gpus=8, gpu="h100_80g",
                    placement="colocated"), H100)
-    refit = 16e9 / 8 / (900e9 / 2 * 0.77)
+    gather = 16e9 * 7 / 8 / (900e9 / 2 * 0.77)
+    refit = max(gather, 0.0) + 2 * 16 / 3350 + 291 * 0.25e-3
     assert s.sync_s == pytest.approx(refit + ENGINE_WAKE_S + 16.0 / s.gen.tensor_parallel / 64.0)
 
 

@@ -22,6 +22,8 @@ from app.model.assumptions import (
     KV_BYTES_PER_VALUE,
     ROLLOUT_BYTES_PER_PARAM,
     ROLLOUT_KV_BYTES_PER_VALUE,
+    SPEC_DRAFT_LAYERS,
+    SPEC_DRAFT_TOKENS,
     Arch,
     GpuSpec,
 )
@@ -58,6 +60,10 @@ class Generation(NamedTuple):
     streaming: bool = False    # async with partial rollouts: the engine never drains at a step boundary
     fits: bool = True         # the engine instance holds its weights and one longest sequence's KV
     wake_s: float = 0.0       # colocated: waking the engine (weights back from host memory, KV re-allocated), s
+    speculative_tokens: int = 0  # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0   # tokens a verification step emits on average (with speculative decoding)
+    turns: int = 1            # agentic rollouts: model turns per episode, each drained and refilled (sync)
+    env_wait_s: float = 0.0   # the environment's latency the step waits for (not hidden behind decoding), s
 
     @property
     def tail_s(self) -> float:
@@ -197,6 +203,9 @@ class EnginePlan(NamedTuple):
     engine_memory_gb: float = 0.0  # per GPU
     fits: bool = True           # the instance's GPUs exist and hold its weights and one sequence's KV
     overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the fixed part of ``fixed_step_s`` (the rest: the all-gather)
+    spec_k: int = 0             # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0     # tokens one verification step emits on average (acceptance length)
+    draft_s: float = 0.0        # the proposals' own seconds per decode step (k draft passes of one layer each)
 
 
 class _EngineWorkload(NamedTuple):
@@ -225,15 +234,34 @@ class _EngineWorkload(NamedTuple):
     weight_scale: float = 1.0
     bandwidth_efficiency: float = DECODE_BANDWIDTH_EFFICIENCY  # the HBM fraction a decode step reads at
     overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the engine's fixed seconds per decode step
+    spec_k: int = 0           # speculative decoding: tokens proposed per decode step (0: off)
+    acceptance: float = 1.0   # tokens one verification step emits on average
+
+
+def speculative_tokens(arch: Arch, speculative: str, engine: str = "vllm") -> int:
+    """Tokens proposed per decode step: mtp the model's own MTP modules (DeepSeek-V3: 1, ``num_nextn_predict_layers``),
+    draft ``spec_draft_tokens``, off (and HF generate, which the lab runs without it) 0.
+
+    >>> from app.model.assumptions import ARCHS
+    >>> speculative_tokens(ARCHS["deepseek_v3"], "mtp"), speculative_tokens(ARCHS["llama3_8b"], "draft")
+    (1, 3)
+    """
+    if engine != "vllm" or speculative == "off":
+        return 0
+    return arch.mtp_layers if speculative == "mtp" else SPEC_DRAFT_TOKENS
 
 
 def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus: int, prompt_tokens: int,
                      response_tokens: int, longest_tokens: int, group: int, engine: str,
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
                      ahead: float = 1.0, bandwidth_efficiency: float | None = None,
-                     overhead_s: float | None = None) -> _EngineWorkload:
+                     overhead_s: float | None = None, speculative: str = "off",
+                     acceptance: float = 1.0, prefill_tokens: float | None = None) -> _EngineWorkload:
     """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
-    ``decode_step_overhead_s``); None is the lab's own constant."""
+    ``decode_step_overhead_s``); None is the lab's own constant.  ``speculative`` / ``acceptance``: speculative
+    decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification).
+    ``prefill_tokens``: the tokens each sequence prefills when its context is cached but for them (a later turn of an
+    agentic episode: its observation), at the context ``prompt_tokens``; None: the whole prompt."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
     kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
@@ -254,9 +282,11 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         arch, gpu, engine, engine_memory_gb, max_gpus, prompt_tokens, response_tokens, longest_tokens, kv_per_token,
         weights_gb, kv_seq_gb, prompts_per_sequence, fixed, avg_context, floor_context,
         forward_flops_per_token(arch, avg_context), forward_flops_per_token(arch, floor_context),
-        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0),
+        prompts_per_sequence * prompt_tokens * forward_flops_per_token(arch, prompt_tokens / 2.0)
+        if prefill_tokens is None else prefill_tokens * forward_flops_per_token(arch, prompt_tokens - prefill_tokens / 2.0),
         drain, ahead, weight_scale,
         DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
+        speculative_tokens(arch, speculative, engine), acceptance,
     )
 
 
@@ -293,6 +323,13 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
     host_s = 0.0  # a state that does not fit is never timed as weights streamed over the host link
     one = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
                        0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp)[0]
+    draft_s = 0.0
+    if e.spec_k:  # the floor's token takes the cheaper of a plain step and a verification step over its acceptance
+        draft_s = draft_seconds(e.arch, e.spec_k, hbm_rate, e.weight_scale)
+        spec = step_seconds(e.arch, gpu, tp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate, host_s,
+                            0.0, e.kv_per_token * kv_split, e.fixed_step_s, e.weight_scale, pp,
+                            verify=e.spec_k + 1.0, draft_s=draft_s)[0]
+        one = min(one, spec / e.acceptance)
     return EnginePlan(
         arch=e.arch, gpu=gpu, engine=e.engine, tp=tp, pipeline=pp, gpus=n, batch_cap=max(cap, 1),
         kv_footprint_gb=kv_footprint_gb, offloaded_gb=offloaded_gb, prompt_tokens=e.prompt_tokens,
@@ -302,12 +339,12 @@ def _plan(e: _EngineWorkload, tp: int, min_pp: int = 1) -> EnginePlan:
         prefill_flops=e.prefill_flops, decode_flops=e.decode_flops,
         lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)), drain=e.drain, ahead=e.ahead,
         weight_scale=e.weight_scale, weights_gb=e.weights_gb, engine_memory_gb=e.engine_memory_gb, fits=fits,
-        overhead_s=e.overhead_s)
+        overhead_s=e.overhead_s, spec_k=e.spec_k, acceptance=e.acceptance, draft_s=draft_s)
 
 
 def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, prompt_tokens: int,
                 response_tokens: int, longest_tokens: int, group: int, engine: str, gather_gpus: int,
-                max_gpus: int) -> EnginePlan:
+                max_gpus: int, speculative: str = "off", acceptance: float = 1.0) -> EnginePlan:
     """The engine replica for one tensor-parallel degree.
 
     Weights W = 2 · N_total (fp8 rollouts: 1 B per parameter); an instance is tp × pp GPUs, its routed experts
@@ -320,14 +357,17 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
     hf (no paging: a sequence reserves its full length): (prompt + longest) · kv/token, and B ≤ 16 per GPU.
     What does not fit streams over the host link.  Fixed cost per decode step: overhead (vllm 4 ms, hf 10 ms)
     plus, for hf inside a ZeRO-3 trainer, an all-gather of W over the trainer's G GPUs (``all_gather_seconds``).
-    Floor = longest · step(b = 1) at the context prompt + longest / 2."""
+    Floor = longest · step(b = 1) at the context prompt + longest / 2; with speculative decoding (``speculative``,
+    ``acceptance`` τ) longest · min(step(b = 1), verification step(b = 1, k + 1 tokens) / τ)."""
     return _plan(_engine_workload(arch, gpu, engine_memory_gb, max_gpus, prompt_tokens, response_tokens,
-                                  longest_tokens, group, engine, gather_gpus), tp)
+                                  longest_tokens, group, engine, gather_gpus, speculative=speculative,
+                                  acceptance=acceptance), tp)
 
 
 def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
                  hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
-                 fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1) -> tuple[float, float, float, float]:
+                 fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1, *, verify: float = 1.0,
+                 draft_s: float = 0.0) -> tuple[float, float, float, float]:
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
@@ -339,14 +379,31 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica,
     ``weight_scale`` the rollout bytes per parameter over 2 (fp8: ½).  A pipeline of pp stages adds memory, not
     speed: the batch passes as pp micro-batches, each reading every stage's weights, so a step reads the weights pp
-    times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch)."""
-    weights = decode_weight_bytes(arch, batch / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, batch)
+    times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch).
+    Speculative decoding (``verify`` = k + 1 tokens per sequence, ``draft_s`` the k proposals' own seconds): the
+    target reads its weights and each sequence's KV once and computes, routes and all-reduces b · (k + 1) tokens
+    [vllm_spec]; the step emits ``acceptance`` tokens per sequence (the caller divides)."""
+    tokens = batch * verify
+    weights = decode_weight_bytes(arch, tokens / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, tokens)
     t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
     t_mem += host_s
-    t_compute = batch * flops_per_token / compute_rate
-    reduce = tp_all_reduce_seconds(arch, batch, tp, gpu) if tp > 1 else 0.0
-    reduce += expert_exchange_seconds(arch, batch, tp, pipeline, gpu)
-    return max(t_mem, t_compute) + reduce + fixed_s, t_mem, t_compute, reduce
+    t_compute = tokens * flops_per_token / compute_rate
+    reduce = tp_all_reduce_seconds(arch, tokens, tp, gpu) if tp > 1 else 0.0
+    reduce += expert_exchange_seconds(arch, tokens, tp, pipeline, gpu)
+    return max(t_mem, t_compute) + reduce + fixed_s + draft_s, t_mem, t_compute, reduce
+
+
+def draft_seconds(arch: Arch, proposed: int, hbm_rate: float, weight_scale: float = 1.0) -> float:
+    """The proposals of one speculative decode step, s: k passes, each reading ``spec_draft_layers`` decoder layers'
+    worth of the target's active weights (an MTP module or an EAGLE head is one decoder layer; teaching assumption):
+    k · layers · 2 B · N_active / L / (n · HBM · 0.6).
+
+    >>> from app.model.assumptions import ARCHS
+    >>> round(draft_seconds(ARCHS["deepseek_v3"], 1, 8 * 3.35e12 * 0.6) * 1e6, 1)   # 2 · 37e9 / 61 over 8 H100s
+    75.4
+    """
+    return proposed * SPEC_DRAFT_LAYERS * INFER_BYTES_PER_PARAM * arch.active_b * GIGA / arch.layers * weight_scale \
+        / hbm_rate
 
 
 def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[float, ...]:
@@ -365,11 +422,25 @@ def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[
     kv_bytes = plan.kv_per_token * plan.kv_split
     arch, gpu, tp = plan.arch, plan.gpu, plan.tp
 
-    def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
+    def plain(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
         return step_seconds(arch, gpu, tp, active, context,
                             forward_flops_per_token(arch, context) if flops is None else flops, plan.hbm_rate,
                             plan.compute_rate, plan.host_s, 0.0, kv_bytes, plan.fixed_step_s,
                             plan.weight_scale, plan.pipeline)
+
+    def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
+        """One token's decode time at ``active`` sequences: a plain step, or with speculative decoding the cheaper of
+        it and a verification step over its acceptance — vLLM's ``disable_by_batch_size`` turns speculation off
+        where the batch makes the step compute-bound [vllm_spec]."""
+        out = plain(active, context, flops)
+        if plan.spec_k:
+            f = forward_flops_per_token(arch, context) if flops is None else flops
+            spec = step_seconds(arch, gpu, tp, active, context, f, plan.hbm_rate, plan.compute_rate, plan.host_s,
+                                0.0, kv_bytes, plan.fixed_step_s, plan.weight_scale, plan.pipeline,
+                                verify=plan.spec_k + 1.0, draft_s=plan.draft_s)
+            if spec[0] / plan.acceptance < out[0]:
+                out = (spec[0] / plan.acceptance, *spec[1:])
+        return out
 
     step, t_mem, t_compute, reduce = at(b, plan.avg_context, plan.decode_flops)
     prefill = seqs * plan.prefill_flops / plan.compute_rate
@@ -398,6 +469,7 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
         fits=plan.fits, wake_s=ENGINE_WAKE_S + plan.weights_gb / plan.gpus / plan.gpu.host_link_gb_per_s,
+        speculative_tokens=plan.spec_k, acceptance=plan.acceptance if plan.spec_k else 1.0,
     )
 
 
@@ -496,8 +568,54 @@ class Engines:
         return schedule(best[0], self.rollouts, gen_gpus, best[1]) if best else NO_GENERATION
 
 
+class TurnEngines:
+    """The engines of an agentic episode of ``turns`` > 1 (``step_engines``): one ``Engines`` per turn, turn t at the
+    context prompt + t · (response + observation), prefilling its observation only (the rest is cached).
+
+    sync (``agent_loop=sync``): the engine's batch drains at every turn and waits for the environment:
+        seconds = Σ_t generation_t + (turns − 1) · env_latency
+    async (verl's agent loop, SGLang's async multi-turn): a trajectory waiting for its environment leaves its slot to
+    the others, so the step is the engine's own work or the longest trajectory's path, whichever is longer:
+        seconds = max(Σ_t generation_t, Σ_t floor_t + (turns − 1) · env_latency)
+    (the environment's latency is a teaching input, ``env_latency_s``, per turn and the same for every trajectory)."""
+
+    __slots__ = ("_done", "latency", "overlap", "response_tokens", "rollouts", "turns")
+
+    def __init__(self, turns: list[Engines], latency_s: float, overlap: bool, rollouts: float,
+                 response_tokens: float) -> None:
+        self.turns = turns
+        self.response_tokens = response_tokens
+        self.latency = latency_s
+        self.overlap = overlap
+        self.rollouts = rollouts
+        self._done: dict[int, Generation] = {}
+
+    def generation(self, gen_gpus: int) -> Generation:
+        if gen_gpus not in self._done:
+            gens = [e.generation(gen_gpus) for e in self.turns]
+            last = gens[-1]
+            if last.gpus <= 0:
+                self._done[gen_gpus] = last
+            else:
+                work = sum(g.seconds for g in gens)
+                waits = (len(gens) - 1) * self.latency
+                seconds = max(work, sum(g.tail_floor_s for g in gens) + waits) if self.overlap else work + waits
+                tokens = self.rollouts * len(gens) * self.response_tokens
+                self._done[gen_gpus] = last._replace(
+                    seconds=seconds, throughput_s=sum(g.throughput_s for g in gens),
+                    tail_floor_s=sum(g.tail_floor_s for g in gens), tokens_per_s=tokens / seconds,
+                    turns=len(gens), env_wait_s=seconds - work)
+        return self._done[gen_gpus]
+
+    def seconds(self, gen_gpus: int) -> float:
+        return self.generation(gen_gpus).seconds
+
+    def throughput(self, gen_gpus: int) -> float:
+        return self.generation(gen_gpus).throughput_s
+
+
 def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gpus: int,
-                 gather_gpus: int = 0) -> Engines:
+                 gather_gpus: int = 0) -> Engines | TurnEngines:
     """The engines a step can use on up to ``max_gpus`` generation GPUs: rollouts · oversample responses
     (``generated_rollouts``) at the rollout precision; streaming (no drain, up to 1 + staleness steps of responses
     in the engine at once) when the step runs ahead on separate GPUs with partial rollouts."""
@@ -507,7 +625,20 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, i.prompt_tokens, i.response_tokens,
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
-                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s)
+                         bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s,
+                         speculative=i.speculative, acceptance=i.acceptance)
+    if i.turns > 1:  # an agentic episode: one engine workload per turn (``TurnEngines``)
+        turns = [Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)]
+        for t in range(1, i.turns):
+            context = i.prompt_tokens + t * (i.response_tokens + i.observation_tokens)
+            e_t = _engine_workload(w.arch, w.gpu, engine_memory_gb, max_gpus, context, i.response_tokens,
+                                   i.response_max_tokens, 1, i.engine, gather_gpus, dtype=i.rollout_dtype,
+                                   drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
+                                   bandwidth_efficiency=i.decode_bandwidth_efficiency,
+                                   overhead_s=i.decode_step_overhead_s, speculative=i.speculative,
+                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens)
+            turns.append(Engines(e_t, engine_tp_options(e_t), generated_rollouts(i), pinned_tp=i.engine_tp))
+        return TurnEngines(turns, i.env_latency_s, i.agent_loop == "async", generated_rollouts(i), i.response_tokens)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
 
 
@@ -594,9 +725,10 @@ def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpu
     (``engine_plan``'s ``fits``)."""
     if gen_gpus <= 0:
         return False
-    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, i.prompt_tokens, i.response_tokens,
-                         i.response_max_tokens, _group(i), i.engine, gen_gpus if i.engine == "hf" else 0,
-                         dtype=i.rollout_dtype)
+    last_turn = int(i.prompt_tokens + (i.turns - 1) * (i.response_max_tokens + i.observation_tokens))
+    e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, last_turn, i.response_tokens,
+                         i.response_max_tokens, _group(i) if i.turns == 1 else 1, i.engine,
+                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype)
     return _plan(e, engine_tp_options(e)[-1]).fits
 
 

@@ -18,7 +18,6 @@ from app.model.assumptions import (
     GpuSpec,
 )
 from app.model.inputs import WorkloadInputs
-from app.model.physics.architecture import GIGA
 from app.model.physics.generation import (
     EngineLayout,
     Engines,
@@ -38,7 +37,7 @@ from app.model.physics.layout import (
     training_layout,
 )
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
-from app.model.physics.network import _sync_link, collective_bandwidth
+from app.model.physics.refit import Refit, refit_seconds
 from app.model.physics.training import (
     TrainingTime,
     compute_seconds,
@@ -101,6 +100,8 @@ class Phases(NamedTuple):
     training_s: float
     sync_s: float
     total_s: float
+    refit: Refit | None = None  # the modelled refit's terms (``refit_seconds``); None with nothing generated or hf
+    sync_hidden_s: float = 0.0  # the refit's transfer run beside generation (in-flight weight updates), s
 
 
 def _covered(g: Generation, gpus: int) -> bool:
@@ -118,9 +119,11 @@ def trainer_scores(w: Workload, score: int) -> bool:
 
 def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
     """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
-    each step broadcasts the new weights to the engines, 2 · N_total / link (``_sync_link``).
+    each step refits the engines (``refit_seconds``: the trainer's shards gathered, converted, broadcast at the
+    engine's dtype over the link of both groups and loaded tensor by tensor, bucketed or per tensor).
     Synchronous: max(generation, scoring) + training + sync; with staleness ≥ 1 generation runs ahead:
-    max(generation, scoring + training) + sync.  With no scoring GPUs (``trainer_scores``) the frozen models'
+    max(generation, scoring + training) + sync; with partial rollouts too (in-flight weight updates) the refit's
+    gather and broadcast join the trainer's side, max(generation, scoring + training + transfer) + convert + load.  With no scoring GPUs (``trainer_scores``) the frozen models'
     forwards join the old-log-prob pass on the training GPUs, which then hold them too."""
     gpu = w.gpu
     g = engines.generation(gen)
@@ -130,12 +133,23 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, w.scoring_mfu)
     scoring = max(s_train, s_score)
     training = training_seconds(w, i, train, frozen=frozen)
-    sync = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA / _sync_link(gpu, gen, train) if i.rollouts > 0 else 0.0
+    refit = (refit_seconds(w.arch, gpu, mode=i.refit, train_gpus=train, generation_gpus=gen,
+                           dtype=i.rollout_dtype if i.engine == "vllm" else "bf16", colocated=False)
+             if i.rollouts > 0 else None)
+    sync = refit.total_s if refit else 0.0
+    hidden = 0.0
+    if refit and i.staleness and i.partial_rollouts == "on":
+        # in-flight weight updates (NeMo RL's async recipes, grpo.async_grpo.in_flight_weight_updates: "generation
+        # keeps running through the weight refit"): the trainer's gather and the broadcast run beside the engine's
+        # decoding, after training; the engine pauses only to convert and load what arrived
+        hidden = refit.total_s - refit.convert_s - refit.load_s
+        sync = refit.convert_s + refit.load_s
     if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces the modelled broadcast
-        sync = i.refit_s
-    total = max(g.seconds, scoring + training) + sync if i.staleness else max(g.seconds, scoring) + training + sync
+        sync, hidden = i.refit_s, 0.0
+    total = (max(g.seconds, scoring + training + hidden) + sync if i.staleness
+             else max(g.seconds, scoring) + training + sync)
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=s_train, scoring_score_s=s_score,
-                  training_s=training, sync_s=sync, total_s=total)
+                  training_s=training, sync_s=sync, total_s=total, refit=refit, sync_hidden_s=hidden)
 
 
 def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
@@ -152,8 +166,8 @@ def colocated_engine_memory_gb(w: Workload, i: WorkloadInputs, n: int) -> float:
 def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     """Colocated: phases take turns on all G GPUs.  vllm = the hybrid engine (verl, OpenRLHF
     --colocate_all_models, NeMo RL): the engine gets ``colocated_engine_memory_gb`` of each GPU and each step pays
-    a refit, 2 · N_total / G bytes per GPU over the group's link (beyond one NVLink domain, at best 2 · N_total / D
-    over NVLink, D = ``nvlink_domain_gpus``, 8 on HGX, 72 on GB200 NVL72: each domain refits from its own copy).  hf = HF generate inside the trainer: the ZeRO-3-sharded
+    a refit (``refit_seconds``: the G GPUs' shards all-gathered, converted and loaded tensor by tensor; no
+    broadcast).  hf = HF generate inside the trainer: the ZeRO-3-sharded
     weights are all-gathered every decode step, the KV cache in what the states leave.  The hybrid engine also
     sleeps and wakes every step (``colocated_switch_seconds``), counted with the refit, and a Megatron trainer's
     states go to host memory and back (``trainer_swap_seconds``).
@@ -164,18 +178,16 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, w.scoring_mfu)
     training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
+    refit = None
     if i.engine == "vllm" and i.rollouts > 0:
-        weights = INFER_BYTES_PER_PARAM * w.arch.total_b * GIGA
-        sync = weights / n / collective_bandwidth(gpu, n)
-        domain = gpu.nvlink_domain_gpus  # each NVLink domain refits from its own copy
-        if n > domain:
-            sync = min(sync, weights / domain / collective_bandwidth(gpu, domain))
-        sync += colocated_switch_seconds(g) + trainer_swap_seconds(w, fastest_layout(w, n, colocated=True))
+        refit = refit_seconds(w.arch, gpu, mode=i.refit, train_gpus=n, dtype=i.rollout_dtype, colocated=True)
+        sync = refit.total_s + colocated_switch_seconds(g) + trainer_swap_seconds(
+            w, fastest_layout(w, n, colocated=True))
     if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces refit, wake and swap
         sync = i.refit_s
     total = g.seconds + scoring + training + sync
     return Phases(generation=g, scoring_s=scoring, scoring_train_s=scoring, scoring_score_s=0.0,
-                  training_s=training, sync_s=sync, total_s=total)
+                  training_s=training, sync_s=sync, total_s=total, refit=refit)
 
 
 def colocated_fits(w: Workload, i: WorkloadInputs, gpus: int) -> bool:
@@ -243,6 +255,7 @@ class Step:
     role_minimums: tuple[int | None, int, int | None] | None = None  # separate: (training, scoring, generation)
     validation_s: float = 0.0  # one validation pass, outside the step (``validation_seconds``); the run counts it
     trainer_scores: bool = False  # placed apart, the training GPUs run the frozen models' forwards (no scoring GPUs)
+    refit: Refit | None = None  # the modelled refit: gather, convert, broadcast, per-tensor load (``refit_seconds``)
 
     @property
     def scoring_hidden_s(self) -> float:
@@ -362,11 +375,15 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         layout_step = phases.total_s
         searched = False
         # a step never has to use every GPU: one NVLink domain (no InfiniBand: an HGX node, a GB200 NVL72 rack), one
-        # GPU (no collectives at all) and, for each engine degree, the most GPUs its instances cover with none left
-        # over (``Engines.covering``: 6 of 7 GPUs for TP 2) are tried too, so more GPUs never slow the step (the
-        # other GPUs then idle)
+        # GPU (no collectives at all), half and a quarter of them (whole hosts: a refit gathers the whole model however
+        # many GPUs share it, so where the phases stop shortening, fewer GPUs do as well) and, for each engine degree,
+        # the most GPUs its instances cover with none left over (``Engines.covering``: 6 of 7 GPUs for TP 2) are
+        # tried too, so more GPUs never slow the step (the other GPUs then idle)
         node = gpu.node_gpus
         counts = [gpu.nvlink_domain_gpus, 1]
+        for part in (i.gpus // 2, i.gpus // 4):
+            if part >= 1:
+                counts.append(part if part <= node else part - part % node)
         for tp in tensor_parallel_options(w.arch, i.gpus, i.engine, gpu.nvlink_domain_gpus):
             most = i.gpus - i.gpus % tp
             counts.append(most if most <= node else most - most % node)  # beyond a host: whole hosts
@@ -419,7 +436,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
     if i.staleness and not colocated:
         # the same split run synchronously: generation drains every step (no streaming), training waits for it
         drained = step_engines(w, i.model_copy(update={"staleness": 0}), w.usable_gb, i.gpus).seconds(groups.generation)
-        sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s
+        sync_total = max(drained, phases.scoring_s) + phases.training_s + phases.sync_s + phases.sync_hidden_s
     used = gen_gpu_s + scoring_gpu_s + train_gpu_s
     layout = GpuLayout(generation=groups.generation, scoring=groups.scoring, training=groups.training,
                        engine_tp=g.tensor_parallel, engine_pp=g.pipeline, replicas=g.replicas,
@@ -437,7 +454,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
         optimizer_steps=w.optimizer_steps, role_minimums=minimums,
         generation_engine=engine_layout(g) if g.gpus else None, validation_s=validation_seconds(g),
-        trainer_scores=scored_by_trainer,
+        trainer_scores=scored_by_trainer, refit=phases.refit,
     )
 
 

@@ -94,11 +94,14 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     reward_model = i.reward == "model"
     mem = model_memory(arch.total_b, i.rm_b, critic=critic, reference=reference_forward, reward=reward_model,
                        offload=i.offload, tuning=i.tuning)
-    longest_seq = i.prompt_tokens + i.response_max_tokens
+    # an agentic episode (``turns`` > 1) is one sequence: the prompt, every turn's response and the observations
+    # between them (``episode_tokens``); one turn is prompt + response, as before
+    seq = episode_tokens(i, i.response_tokens)
+    longest_seq = episode_tokens(i, i.response_max_tokens)
     kv = kv_bytes_per_token(arch)
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
-    tokens = float(i.rollouts * (i.prompt_tokens + i.response_tokens))
-    ctx = (i.prompt_tokens + i.response_tokens) / 2.0
+    tokens = float(i.rollouts * seq)
+    ctx = seq / 2.0
     policy_fwd = forward_flops_per_token(arch, ctx) * tokens
     critic_fwd = forward_flops_per_token(critic_arch, ctx) * tokens
     has_critic = critic and online
@@ -111,7 +114,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         arch=arch, critic_arch=critic_arch, gpu=gpu, method=i.method, engine=i.engine, critic=has_critic,
         reference=reference_forward and not lora, reference_forward=reference_forward, reward_model=reward_model,
         lora=lora, mem=mem, tokens=tokens,
-        seq_tokens=float(i.prompt_tokens + i.response_tokens), longest_seq_tokens=float(longest_seq),
+        seq_tokens=float(seq), longest_seq_tokens=float(longest_seq),
         optimizer_steps=i.epochs * per_epoch, mini_batch=max(1, math.ceil(i.rollouts / per_epoch)),
         sequences=max(1, i.rollouts),
         usable_gb=usable,
@@ -124,6 +127,17 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         train_mfu=TRAIN_MFU if i.train_mfu is None else i.train_mfu,
         scoring_mfu=FORWARD_MFU if i.scoring_mfu is None else i.scoring_mfu,
     )
+def episode_tokens(i: WorkloadInputs, response_tokens: float) -> float:
+    """Tokens of one episode: prompt + turns · response + (turns − 1) · observation (agentic rollouts: the
+    environment's answer between two turns is appended to the context).  One turn: prompt + response.
+
+    >>> from app.model.inputs import WorkloadInputs
+    >>> episode_tokens(WorkloadInputs(prompt_tokens=512, turns=4, observation_tokens=300), 1024)
+    5508
+    """
+    return i.prompt_tokens + i.turns * response_tokens + (i.turns - 1) * i.observation_tokens
+
+
 def _group(i: WorkloadInputs) -> int:
     """Responses per prompt: ``group`` under GRPO, 1 otherwise (one response per prompt)."""
     return i.group if i.method == "grpo" else 1
