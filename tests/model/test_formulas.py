@@ -505,7 +505,7 @@ def test_stage_lanes() -> None:
     assert dict(lane.parts)["reference"] == approx(14 / 8)
     assert lane.total_gb == approx(126 / 8 + r.dpo.activation_gb + r.dpo.logits_gb)
     rm = evaluate(w(rollouts=0)).memory_lanes
-    assert [x.lane for x in rm] == ["all", "rm"] and rm[0].parts == (("sft", approx(112 / 8)),)
+    assert [x.lane for x in rm] == ["sft", "rm"] and rm[0].parts == (("sft", approx(112 / 8)),)
     rl = evaluate(DEFAULTS)
     assert rl.memory_lanes == rl.memory.lanes
 
