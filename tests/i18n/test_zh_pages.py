@@ -116,6 +116,20 @@ READ_9 = [
     "/zh/launch?method=dpo", "/zh/launch?policy_b=175&rm_b=175&gpus=8&gpu=a100_40g",
 ]
 PAGES += READ_9
+# zh-read-10 (issue 37, the independent read): the 2026 inputs' states and notices (speculative decoding with a model
+# that has no MTP heads, an acceptance above the proposed tokens, agentic rollouts sync and async, per-tensor refit of a
+# MoE with partial rollouts) and the planner when nothing meets the budget.
+READ_10 = [
+    "/zh/?speculative=mtp", "/zh/?speculative=draft&acceptance=9",
+    "/zh/?method=grpo&reward=verifier&turns=4&env_latency_s=5&observation_tokens=512&agent_loop=sync",
+    "/zh/?method=grpo&reward=verifier&turns=4&env_latency_s=5&observation_tokens=512&agent_loop=async&staleness=1"
+    "&placement=separate",
+    "/zh/?arch=deepseek_v3&gpus=256&gpu=h100_80g&method=grpo&reward=verifier&speculative=mtp",
+    "/zh/?arch=qwen3_235b_a22b&gpus=128&gpu=h100_80g&refit=per_tensor&placement=separate&staleness=1"
+    "&partial_rollouts=on",
+    "/zh/plan?deadline_h=1&budget_usd=10",
+]
+PAGES += READ_10
 # Chinese typography: no half-width : ; , ! ? ( ) next to a Chinese character (a space between them included), and
 # none after a Latin word or a number when Chinese follows (「reward model, 然后」「β = 0.001; 组大小」); no half-width
 # full stop right after a Chinese character.
