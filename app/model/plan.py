@@ -174,15 +174,18 @@ def _rl_training(i: WorkloadInputs, w: Workload, layout: TrainingLayout | None) 
 def rl_memory_by_phase(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[PhaseMemory, ...]:
     """The fullest GPU of each phase as nvidia-smi shows it: the engine reserves its whole share while it runs."""
     layout = step.training_layout
-    engine = memory.engine_gb_per_gpu if step.gen.gpus > 0 and i.engine == "vllm" else (
-        memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel, 1))
+    reserves = step.gen.gpus > 0 and i.engine == "vllm"
+    # ``generation_per_gpu_gb`` is what is on a generation GPU when the engine starts (colocated: with the states
+    # that stay); an engine without a reservation (HF generate) adds only the batch's KV, spread like engine_parts
+    in_use = memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel * step.gen.pipeline, 1)
     training = layout.peak_gb if layout else memory.training_per_gpu_gb
     if step.groups.colocated:
         resident = generation_resident_gb(layout) if layout else 0.0
-        generation = resident + engine
+        # a reservation never shows less than what is in use (a state that does not fit has no room to reserve)
+        generation = max(resident + memory.engine_gb_per_gpu, in_use) if reserves else in_use
         scoring = layout.states_gb + layout.logits_gb if layout else memory.scoring_per_gpu_gb
     else:
-        generation = engine
+        generation = max(memory.engine_gb_per_gpu, in_use) if reserves else in_use
         scoring = memory.scoring_per_gpu_gb
     phases = [PhaseMemory(phase="generation", gb=generation)] if step.gen.gpus > 0 else []
     if scoring > 0:
