@@ -114,9 +114,10 @@ def step_phases(r: Result) -> StepPhases:
     (['gen', 'score'], True)
     """
     s = r.step
-    tail = min(s.tail_s, s.generation_s)
-    parts = (("gen", s.generation_s - tail), ("tail", tail), ("score", s.scoring_s), ("train", s.training_s),
-             ("sync", s.sync_s))
+    env = min(s.env_wait_s, s.generation_s)
+    tail = min(s.tail_s, s.generation_s - env)
+    parts = (("gen", s.generation_s - tail - env), ("tail", tail), ("env", env), ("score", s.scoring_s),
+             ("train", s.training_s), ("sync", s.sync_s))
     phases = tuple(Phase(part, seconds) for part, seconds in parts if seconds > 0 or part == "gen")
     summed = sum(p.seconds for p in phases)
     loop = r.plan.rl

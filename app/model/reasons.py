@@ -80,6 +80,11 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
                 "gpus": timed_gpus, "tp": g.tensor_parallel, "pp": g.pipeline, "replicas": g.replicas,
                 "engine_gpus": g.engine_gpus, "batch": g.batch, "sync_s": step.sync_s,
                 "gather_ms": g.gather_s * 1000}))
+        if timed and step.env_wait_s > 0:
+            # sync: every turn's batch drains and waits; async: only what the longest trajectory's own path exposes
+            out.append(Reason(key=f"why.env.{i.agent_loop}", args={
+                "env_s": step.env_wait_s, "turns": i.turns, "latency_s": i.env_latency_s,
+                "generation_s": step.generation_s, "share": 100 * step.env_wait_s / step.generation_s}))
         if timed and step.tail_s > 0:
             # running ahead, each step's generation still drains to its own slowest sequence: not "a synchronous
             # step waits" on a step that is not synchronous

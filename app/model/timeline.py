@@ -78,10 +78,14 @@ def _run(parts: list[tuple[str, float, float, bool]]) -> tuple[Segment, ...]:
 
 
 def _generation(start: float, s: Step, ahead: bool = False) -> list[tuple[str, float, float, bool]]:
-    """Generation as the batch, then the tail (the longest response alone), from ``start``."""
-    tail = min(s.tail_s, s.generation_s)
-    batch_end = start + s.generation_s - tail
-    return [("gen", start, batch_end, ahead), ("tail", batch_end, start + s.generation_s, ahead)]
+    """Generation as the batch, then the tail (the longest response alone), then — agentic rollouts — the
+    environment's answers the batch waited for between turns (drawn together: each turn waits once), from
+    ``start``."""
+    env = min(s.env_wait_s, s.generation_s)
+    tail = min(s.tail_s, s.generation_s - env)
+    batch_end = start + s.generation_s - tail - env
+    return [("gen", start, batch_end, ahead), ("tail", batch_end, batch_end + tail, ahead),
+            ("env", batch_end + tail, start + s.generation_s, ahead)]
 
 
 def _scoring_split(s: Step) -> tuple[float, float]:

@@ -150,7 +150,7 @@ def step_chart(r: Result) -> StepChartVM:
 
 # the glossary entry each chart part links to (app/content/glossary.json ids; the reference page's #g-<id>)
 PART_TERMS = {
-    "gen": "rollout", "tail": "response_tail", "score": "reward_model", "train": "ppo_epoch", "sync": "refit",
+    "gen": "rollout", "tail": "response_tail", "env": "agentic_rollout", "score": "reward_model", "train": "ppo_epoch", "sync": "refit",
     "actor": "policy", "critic": "critic", "reference": "reference_model", "reward": "reward_model",
     "gen_weights": "paged_engine", "kv": "kv_cache", "kv_reserved": "kv_cache", "activations": "activation_checkpointing",
     "logits": "logits_memory", "sft": "sft", "rm": "reward_model", "total": "gpu_seconds",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.model import Result
+from app.model.physics.step import Step
 
 
 def pct(x: float, whole: float) -> float:
@@ -39,13 +40,18 @@ class Lane(NamedTuple):
         return f"est.lane.{self.lane}"
 
 
-def _generation_bars(start: float, gen_s: float, tail_s: float, total: float) -> tuple[Bar, ...]:
-    """Generation as one bar, or two when the longest response holds the step: the batch, then the tail."""
-    batch = gen_s - tail_s
-    if tail_s <= 0:
-        return (Bar("gen", pct(start, total), pct(gen_s, total), gen_s),)
-    return (Bar("gen", pct(start, total), pct(batch, total), batch),
-            Bar("tail", pct(start + batch, total), pct(tail_s, total), tail_s))
+def _generation_bars(start: float, s: Step, total: float) -> tuple[Bar, ...]:
+    """Generation as one bar, or as the batch, then the tail when the longest response holds the step, then the
+    environment's answers an agentic episode waits for between turns."""
+    env = min(s.env_wait_s, s.generation_s)
+    tail = min(s.tail_s, s.generation_s - env)
+    batch = s.generation_s - tail - env
+    bars = [Bar("gen", pct(start, total), pct(batch, total), batch)]
+    if tail > 0:
+        bars.append(Bar("tail", pct(start + batch, total), pct(tail, total), tail))
+    if env > 0:
+        bars.append(Bar("env", pct(start + batch + tail, total), pct(env, total), env))
+    return tuple(bars)
 
 
 def timeline(r: Result) -> tuple[Lane, ...]:
@@ -61,7 +67,7 @@ def timeline(r: Result) -> tuple[Lane, ...]:
         return ()
     g, sc, tr, sync = s.generation_s, s.scoring_s, s.training_s, s.sync_s
     if s.groups.colocated:
-        bars = (*_generation_bars(0.0, g, s.tail_s, total),
+        bars = (*_generation_bars(0.0, s, total),
                 Bar("score", pct(g, total), pct(sc, total), sc),
                 Bar("train", pct(g + sc, total), pct(tr, total), tr))
         if sync > 0:
@@ -78,7 +84,7 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     i = r.inputs
     # the lanes name what runs there: no critic under GRPO, no reward model under a verifier
     trained = "train" if i.method == "ppo" else "train_actor"
-    gen = Lane("gen", s.groups.generation, _generation_bars(0.0, g, s.tail_s, total))
+    gen = Lane("gen", s.groups.generation, _generation_bars(0.0, s, total))
     if s.trainer_scores:  # the training GPUs score, then train (no scoring GPUs)
         return gen, Lane(trained, s.groups.training, (*score, *train))
     return gen, Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring, score), Lane(

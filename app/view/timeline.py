@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.model import Result
 from app.model import timeline as model
+from app.i18n.formats import axis_duration_unit
 from app.view.charts import Tick
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,7 +33,7 @@ def _round(x: float) -> float:
 
 @frozen
 class SegmentVM:
-    part: str          # gen | tail | score | train | sync | idle: the bar's class (ph-<part>, tl-idle)
+    part: str          # gen | tail | env | score | train | sync | idle: the bar's class (ph-<part>, tl-idle)
     x: float
     w: float
     start_s: float
@@ -87,12 +88,19 @@ class TimelineVM:
     shows_idle: bool   # a group waits somewhere in the step (the key names "waiting")
     shows_ahead: bool  # generation runs for the next step (the key names it)
     shows_tail: bool
+    shows_env: bool    # an agentic episode waits for its environment between turns (the key names it)
     shows_sync: bool
     height: int
     width: int = TL_W
     left: int = TL_LEFT
     right: int = TL_RIGHT
     label_x: int = TL_LEFT
+
+    @property
+    def time_spec(self) -> str:
+        """The format of the axis's marks and of every start and end (one unit for the step: 「138 秒–139 秒」, not
+        「2.3 分钟–2.3 分钟」); a segment's length keeps its own (``dur``)."""
+        return f"dur_{axis_duration_unit(self.total_s)}"
 
     @property
     def grid_bottom(self) -> int:
@@ -157,7 +165,7 @@ def timeline_chart(r: Result) -> TimelineVM:
         x_ticks=_ticks(t.total_s) if t.drawn else (),
         total_s=t.total_s, gpus=t.gpus, now_key=f"timeline.now.{now}", staleness=t.staleness,
         shows_idle="idle" in parts, shows_ahead=any(seg.ahead for lane in t.lanes for seg in lane.segments),
-        shows_tail="tail" in parts, shows_sync="sync" in parts,
+        shows_tail="tail" in parts, shows_env="env" in parts, shows_sync="sync" in parts,
         height=int(TL_TOP + len(lanes) * TL_ROW + 24))
 
 

@@ -92,3 +92,14 @@ def test_more_environment_latency_never_shortens_a_step(s: dict, turns: int, lat
     b = result(**_q(s, turns=turns, env_latency_s=round(latency + more, 3)))
     if a.step and b.step:
         assert b.step.total_s >= a.step.total_s * (1 - 1e-9)
+
+
+def test_the_environment_wait_is_not_counted_as_the_tail() -> None:
+    # Qwen3-8B GRPO, 4 turns, 5 s of environment per turn, synchronous loop: generation waits 3 · 5 = 15 s for the
+    # environment; that is no response's length, so the tail (generation − the batch's own time − the wait) is what
+    # the longest responses add and the 15 s is its own field and its own chart part.
+    r = result(**BASE, turns=4, env_latency_s=5, agent_loop="sync")
+    assert r.step.env_wait_s == approx(15.0) == approx(r.step.gen.env_wait_s)
+    assert r.step.tail_s == approx(max(0.0, r.step.gen.seconds - r.step.gen.throughput_s - 15.0))
+    no_env = result(**BASE, turns=4, agent_loop="sync")
+    assert r.step.tail_s == approx(no_env.step.tail_s)

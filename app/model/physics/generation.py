@@ -67,8 +67,9 @@ class Generation(NamedTuple):
 
     @property
     def tail_s(self) -> float:
-        """How much the longest responses hold the step beyond the batch's own time (the drain), s."""
-        return max(0.0, self.seconds - self.throughput_s)
+        """How much the longest responses hold the step beyond the batch's own time (the drain), s — not the
+        environment's wait between an agentic episode's turns (``env_wait_s``), which is no response's length."""
+        return max(0.0, self.seconds - self.throughput_s - self.env_wait_s)
 
     @property
     def engine_gpus(self) -> int:

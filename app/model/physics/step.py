@@ -245,6 +245,7 @@ class Step:
     gpu_groups: GpuLayout | None = None
     tail_s: float = 0.0       # seconds the longest response adds beyond the batch's own generation time
     tail_share: float = 0.0   # tail_s / generation_s
+    env_wait_s: float = 0.0   # agentic rollouts: seconds generation waits for the environment between turns
     staleness: int = 0
     sync_step_s: float = 0.0  # the same layout run synchronously (equals total_s when staleness = 0)
     prompts_per_step: float = 0.0
@@ -450,6 +451,7 @@ def ppo_step(inputs: WorkloadInputs, gpu: GpuSpec, w: Workload | None = None) ->
         generation_gpu_s=gen_gpu_s, scoring_gpu_s=scoring_gpu_s, training_gpu_s=train_gpu_s,
         idle_gpu_s=max(0.0, total * n - used), tokens=w.tokens, groups=groups, gen=g,
         sync_s=phases.sync_s, gpu_groups=layout, tail_s=tail, tail_share=tail / g.seconds if g.seconds > 0 else 0.0,
+        env_wait_s=g.env_wait_s,
         staleness=i.staleness, sync_step_s=sync_total, prompts_per_step=i.rollouts / _group(i),
         training_layout=trainer, training_time=training_time(w, trainer) if groups.training else None,
         optimizer_steps=w.optimizer_steps, role_minimums=minimums,

@@ -77,6 +77,9 @@ class EstRlStepVM:
     idle_gpu_s: float
     tokens: float
     show_tail: bool         # the longest response outlasts the mean's waves (a tail to name)
+    show_env: bool          # an agentic episode waits for its environment between turns (a wait to name)
+    env_s: float            # seconds of that wait the step does not hide
+    turns: int
     show_sync: bool         # the weights travel to the engine after training (a sync phase to name)
     show_idle: bool         # enough GPU-seconds sit idle to be worth a line (``IDLE_SHOWN_MIN_GPU_S``)
     lanes: tuple[Lane, ...]
@@ -260,7 +263,7 @@ def _rl_step(r: Result) -> EstRlStepVM:
         scoring_s=s.scoring_s, scoring_hidden_s=s.scoring_hidden_s, scoring_gpu_s=s.scoring_gpu_s,
         training_s=s.training_s, training_gpu_s=s.training_gpu_s, sync_s=s.sync_s, sync_step_s=s.sync_step_s,
         idle_gpu_s=s.idle_gpu_s, tokens=s.tokens,
-        show_tail=s.tail_s > 0, show_sync=s.sync_s > 0, show_idle=s.idle_gpu_s > IDLE_SHOWN_MIN_GPU_S,
+        show_tail=s.tail_s > 0, show_env=s.env_wait_s > 0, env_s=s.env_wait_s, turns=i.turns, show_sync=s.sync_s > 0, show_idle=s.idle_gpu_s > IDLE_SHOWN_MIN_GPU_S,
         lanes=timeline(r), epochs=i.epochs, prompt_tokens=i.prompt_tokens, response_tokens=i.response_tokens,
         response_max_tokens=i.response_max_tokens, policy_b=i.policy_b, rm_b=i.rm_b, staleness=i.staleness,
         layout_case=r.plan.layout_case, generation_pct=s.generation_share * 100, tail_pct=s.tail_share * 100,
