@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.i18n.formats import axis_duration_unit
 from app.model import Result
 from app.model import timeline as model
-from app.i18n.formats import axis_duration_unit
 from app.view.charts import Tick
 
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
