@@ -12,6 +12,7 @@ from typing import NamedTuple
 from app.model.assumptions import (
     DECODE_BANDWIDTH_EFFICIENCY,
     DECODE_STEP_OVERHEAD_HF_S,
+    DECODE_STEP_OVERHEAD_S,
     DECODE_STEP_OVERHEAD_VLLM_S,
     ENGINE_MIN_KV_FRACTION,
     ENGINE_WAKE_S,
@@ -256,9 +257,11 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
                      ahead: float = 1.0, bandwidth_efficiency: float | None = None,
                      overhead_s: float | None = None, speculative: str = "off",
-                     acceptance: float = 1.0, prefill_tokens: float | None = None) -> _EngineWorkload:
+                     acceptance: float = 1.0, prefill_tokens: float | None = None,
+                     release: str = "vllm_v1") -> _EngineWorkload:
     """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
-    ``decode_step_overhead_s``); None is the lab's own constant.  ``speculative`` / ``acceptance``: speculative
+    ``decode_step_overhead_s``); None is the lab's own constant, for a paged engine the one of its ``release``
+    (``engine_release``: data/engines.toml, ``DECODE_STEP_OVERHEAD_S``).  ``speculative`` / ``acceptance``: speculative
     decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification).
     ``prefill_tokens``: the tokens each sequence prefills when its context is cached but for them (a later turn of an
     agentic episode: its observation), at the context ``prompt_tokens``; None: the whole prompt."""
@@ -274,7 +277,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     else:
         kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0 / group
-        overhead = DECODE_STEP_OVERHEAD_VLLM_S if overhead_s is None else overhead_s
+        overhead = DECODE_STEP_OVERHEAD_S[release] if overhead_s is None else overhead_s
         fixed = overhead
     avg_context = prompt_tokens + response_tokens / 2.0
     floor_context = prompt_tokens + longest_tokens / 2.0
@@ -626,7 +629,7 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
                          bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s,
-                         speculative=i.speculative, acceptance=i.acceptance)
+                         speculative=i.speculative, acceptance=i.acceptance, release=i.engine_release)
     if i.turns > 1:  # an agentic episode: one engine workload per turn (``TurnEngines``)
         turns = [Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)]
         for t in range(1, i.turns):
@@ -636,7 +639,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
                                    drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
                                    bandwidth_efficiency=i.decode_bandwidth_efficiency,
                                    overhead_s=i.decode_step_overhead_s, speculative=i.speculative,
-                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens)
+                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens,
+                                   release=i.engine_release)
             turns.append(Engines(e_t, engine_tp_options(e_t), generated_rollouts(i), pinned_tp=i.engine_tp))
         return TurnEngines(turns, i.env_latency_s, i.agent_loop == "async", generated_rollouts(i), i.response_tokens)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
