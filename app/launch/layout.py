@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from app.launch.common import Note, note
 from app.model.assumptions import ARCHS, GPUS, GPUS_PER_NODE
-from app.model.inputs import CHOICE_SPECS
+from app.model.inputs import CHOICE_SPECS, PRACTICE_SPECS
 
 if TYPE_CHECKING:
     from app.model.evaluate import Result
@@ -74,6 +74,8 @@ class LaunchLayout:
     oversample: float = 1.0              # responses generated per response kept (dynamic sampling when > 1)
     partial_rollouts: bool = False       # async: an unfinished response carries into the next step
     dpo_batch_pairs: int = 0             # dpo: pairs per optimizer step as the plan times it (0: none planned)
+    engine_release: str = "vllm_v1"      # the engine release the plan timed (its decode-step overhead)
+    engine_api: str = "inprocess"        # inprocess | http: how the trainer reaches separate engines
 
     @property
     def moe(self) -> bool:
@@ -86,6 +88,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
                                                     "tuning")},
     "train_backend": ("fsdp", "megatron"),
     "rollout_dtype": ("bf16", "fp8"),
+    "engine_release": (*PRACTICE_SPECS["engine_release"].choices, "hf"),  # type: ignore[union-attr]
+    "engine_api": PRACTICE_SPECS["engine_api"].choices,  # type: ignore[union-attr]
 }
 _FLOATS = ("policy_b", "rm_b", "gpu_memory_utilization", "kl", "oversample")
 _BOOLS = ("partial_rollouts",)
@@ -260,5 +264,6 @@ def from_result(result: Result) -> Mapped:
         oversample=p.oversample if p is not None else 1.0,
         partial_rollouts=bool(p.partial_rollouts) if p is not None else False,
         dpo_batch_pairs=t.mini_batch_sequences if p is not None and p.kind == "dpo" and t is not None else 0,
+        engine_release=e.release if e else "vllm_v1", engine_api=e.api if e else "inprocess",
     )
     return Mapped(layout, tuple(notes), refusal, fit_gpus)

@@ -144,7 +144,12 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             b.add("actor_rollout_ref.ref.fsdp_config.param_offload", True)
     if ref_offload:
         b.note("launch.note.verl_ref_offload", size=layout.policy_b)
-    b.add("actor_rollout_ref.rollout.name", "vllm")
+    # verl starts vLLM (V1, as timed by default) or SGLang; the other releases the plan may time have no key
+    b.add("actor_rollout_ref.rollout.name", "sglang" if layout.engine_release == "sglang" else "vllm")
+    if layout.engine_release not in ("vllm_v1", "sglang", "hf"):
+        b.unmapped("engine_release", release=layout.engine_release)
+    if layout.engine_api == "http":
+        b.unmapped("engine_api")
     b.add("actor_rollout_ref.rollout.n", rl.group)
     b.add("actor_rollout_ref.rollout.tensor_model_parallel_size", layout.rollout_tp)
     if layout.rollout_pp > 1:
