@@ -159,6 +159,10 @@ SOURCES: dict[str, Source] = {
         Source("trl_colocate", "Hugging Face blog 2025-06-03, No GPU left behind: Unlocking Efficiency with "
                "Co-located vLLM in TRL (GRPO on 8 H100s: colocate 1.43x server mode for a 1.5 B model, 1.73x for "
                "7 B at TP 8)", "https://huggingface.co/blog/vllm-colocate"),
+        Source("sglang_large_ep", "LMSYS blog 2025-05-05, Deploying DeepSeek with PD Disaggregation and "
+               "Large-scale Expert Parallelism on 96 H100 GPUs (DP attention, EP 72 over 9 decode nodes with DeepEP: "
+               "22.3k output tokens/s per node for 2,000-token inputs; up to 5x vanilla tensor parallelism)",
+               "https://lmsys.org/blog/2025-05-05-large-scale-ep/"),
         Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face; inference/configs/"
                "config_671B.json in deepseek-ai/DeepSeek-V3) and its technical report (671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     )
@@ -417,6 +421,9 @@ _CONSTANTS = (
     # an engine instance whose experts span nodes exchanges each MoE layer's tokens over RDMA every decode step:
     # dispatch + combine at EP 32 (155 + 273 µs for ≤ 128 tokens per rank; 313–561 µs from EP 16 to 256)
     Constant("expert_exchange_s", 428e-6, "s per MoE layer per decode step", "deepep"),
+    # wide EP's all-to-all moves each routed token in fp8 (dispatch) and back in bf16 (combine), as DeepEP's
+    # low-latency kernels do (its EP-32 dispatch: 128 · 8 · 7,168 B in 155 µs, 47 GB/s)
+    Constant("dispatch_combine_bytes_per_value", 3.0, "B per value (dispatch + combine)", "deepep"),
     # --- display decisions, made once in the model (Step.generation_is_whole, Step.scoring_hidden_all) -------
     Constant("whole_step_share", 0.995, "of the step"),  # generation this much of the step: the step *is* generation
     Constant("hidden_seconds_threshold_s", 0.5, "s"),  # scoring hidden (or left) below this is shown as none
@@ -494,6 +501,7 @@ COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
 ENGINE_WAKE_S = c("engine_wake_s")
 EXPERT_EXCHANGE_S = c("expert_exchange_s")
+DISPATCH_COMBINE_BYTES = c("dispatch_combine_bytes_per_value")
 SPEC_DRAFT_TOKENS = int(c("spec_draft_tokens"))
 SPEC_ACCEPTANCE = c("spec_acceptance")
 SPEC_DRAFT_LAYERS = c("spec_draft_layers")

@@ -190,6 +190,13 @@ PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
                            "(data/engines.toml): vllm_v1 (vLLM V1, synchronous scheduling, CUDA graphs: what verl "
                            "0.9.1 starts), vllm_v1_async (--async-scheduling), vllm_v0, vllm_eager (enforce_eager, no "
                            "CUDA graphs) or sglang (its overlap scheduler); a fitted decode_step_overhead_s overrides it"),
+    ChoiceSpec("engine_layout", "tp", ("tp", "auto", "dp_attention"), group="hardware",
+               description="the engine instance of a mixture of experts: tp (tensor parallel within a node, pipeline "
+                           "stages beyond: the layout the published recipes run), auto (the search takes the faster "
+                           "that fits) or dp_attention (wide expert parallelism: "
+                           "attention data-parallel, each GPU its own sequences' KV, the experts over all the "
+                           "instance's GPUs, across nodes by DeepEP's all-to-all; SGLang --enable-dp-attention, vLLM "
+                           "--data-parallel-size with --enable-expert-parallel); dense models always run tp"),
     ChoiceSpec("engine_api", "inprocess", ("inprocess", "http"), group="hardware",
                description="how the trainer reaches separate engines: inprocess (Ray actors and NCCL: verl, OpenRLHF, "
                            "NeMo RL) or http (TRL's vllm_mode=server: a vLLM server behind HTTP, every request and "

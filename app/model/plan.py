@@ -58,6 +58,8 @@ class PlanEngine:
     num_speculative_tokens: int = 0  # tokens proposed per decode step (0: off)
     release: str = "vllm_v1"        # the engine release whose decode-step overhead is charged (engine_release)
     api: str = "inprocess"          # inprocess | http: how the trainer reaches it (http: TRL's vllm_mode=server)
+    data_parallel: int = 1          # wide EP: attention data-parallel ranks of one instance (1: the TP layout)
+    data_parallel_attention: bool = False  # attention data-parallel, experts over tp · dp = expert_parallel GPUs
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,7 +180,7 @@ def rl_memory_by_phase(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[P
     """The fullest GPU of each phase as nvidia-smi shows it: the engine reserves its whole share while it runs."""
     layout = step.training_layout
     engine = memory.engine_gb_per_gpu if step.gen.gpus > 0 and i.engine == "vllm" else (
-        memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel, 1))
+        memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel * step.gen.data_parallel, 1))
     training = layout.peak_gb if layout else memory.training_per_gpu_gb
     if step.groups.colocated:
         resident = generation_resident_gb(layout) if layout else 0.0
@@ -219,7 +221,8 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 refit=i.refit, speculative=i.speculative if e.speculative_tokens else "off",
                 num_speculative_tokens=e.speculative_tokens,
                 release=i.engine_release if e.engine == "vllm" else "hf",
-                api="http" if server_mode(i) else "inprocess")
+                api="http" if server_mode(i) else "inprocess",
+                data_parallel=e.data_parallel, data_parallel_attention=e.data_parallel_attention)
         phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus
