@@ -89,3 +89,15 @@ def test_hf_ignores_the_release() -> None:
     base = dict(DEFAULTS.model_dump(), engine="hf", response_max_tokens=None)
     assert evaluate(WorkloadInputs(**base)).step.total_s == evaluate(
         WorkloadInputs(**{**base, "engine_release": "sglang"})).step.total_s
+
+
+def test_the_calibrate_pages_lab_value_is_the_releases() -> None:
+    """A fitted overhead is compared with the lab's own: the state's engine release's, not always vLLM V1's."""
+    from app.calibrate.fit import _lab_values
+
+    class _Lab:
+        refit = 1.0
+
+    assert _lab_values(WorkloadInputs(engine_release="sglang"), _Lab())["decode_step_overhead_s"] == 0.0005
+    assert _lab_values(WorkloadInputs(), _Lab())["decode_step_overhead_s"] == 0.004
+    assert _lab_values(WorkloadInputs(engine="hf", engine_release="sglang"), _Lab())["decode_step_overhead_s"] == 0.010
