@@ -9,10 +9,8 @@ import tomllib
 
 import pytest
 
-from app.model.assumptions import ENGINE_RELEASE_IDS
-
 from app.model import published_runs as pr
-from app.model.assumptions import GPUS
+from app.model.assumptions import ENGINE_RELEASE_IDS, GPUS
 
 # Fields every row has by construction (identity, provenance); the rest are inputs whose origin must be declared.
 _BOOKKEEPING = {"id", "system", "source", "recipe_source", "figures", "notes", "published", "recipe", "derived",
