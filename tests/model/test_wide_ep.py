@@ -125,3 +125,17 @@ def test_sglang_wide_ep_decode_throughput_per_node() -> None:
     per_node = batch / step / (dp / gpu.node_gpus)
     assert per_node == pytest.approx(19213, rel=1e-3)
     assert b["published"] / b["tolerance"] <= per_node <= b["published"] * b["tolerance"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(gpus=st.sampled_from([8, 16, 32, 64]), memory=st.floats(20.0, 130.0),
+       arch=st.sampled_from(["deepseek_v3", "qwen3_235b_a22b", "qwen3_30b_a3b"]))
+def test_a_layout_that_may_go_wide_fits_wherever_tp_does(gpus: int, memory: float, arch: str) -> None:
+    from app.model.physics.generation import engine_fits
+    from app.model.physics.workload import workload
+    base = dict(arch=arch, gpu="h200_141g", gpus=gpus, method="grpo", reward="verifier", rollout_dtype="fp8")
+    tp = WorkloadInputs(**base)
+    w = workload(tp, GPUS["h200_141g"])
+    for layout in ("auto", "dp_attention"):
+        assert engine_fits(w, WorkloadInputs(**base, engine_layout=layout), memory, gpus) >= engine_fits(
+            w, tp, memory, gpus)

@@ -850,15 +850,17 @@ def colocated_switch_seconds(g: Generation) -> float:
 
 def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:
     """Whether the widest engine instance ``gen_gpus`` GPUs allow (TP up to 8, then across nodes or pipeline
-    stages: ``engine_tp_options``) holds its weights and one longest sequence's KV in ``engine_memory_gb`` per GPU
-    (``engine_plan``'s ``fits``)."""
+    stages: ``engine_tp_options``), or a wide-EP instance where the layout allows one (``dp_plan``), holds its
+    weights and one longest sequence's KV in ``engine_memory_gb`` per GPU (``engine_plan``'s ``fits``)."""
     if gen_gpus <= 0:
         return False
     last_turn = int(i.prompt_tokens + (i.turns - 1) * (i.response_max_tokens + i.observation_tokens))
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, last_turn, i.response_tokens,
                          i.response_max_tokens, _group(i) if i.turns == 1 else 1, i.engine,
-                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype)
-    return _plan(e, engine_tp_options(e)[-1]).fits
+                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype, layout=i.engine_layout)
+    # a wide-EP instance that fits counts too (engine_layout auto or dp_attention; dp_attention falls back to TP)
+    return _plan(e, engine_tp_options(e)[-1]).fits or any(
+        dp_plan(e, n).fits for n in dp_attention_options(e) if gen_gpus % n == 0)
 
 
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:
