@@ -180,7 +180,7 @@ def rl_memory_by_phase(i: WorkloadInputs, step: Step, memory: Memory) -> tuple[P
     """The fullest GPU of each phase as nvidia-smi shows it: the engine reserves its whole share while it runs."""
     layout = step.training_layout
     engine = memory.engine_gb_per_gpu if step.gen.gpus > 0 and i.engine == "vllm" else (
-        memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel * step.gen.data_parallel, 1))
+        memory.generation_per_gpu_gb + memory.kv_gb_per_replica / max(step.gen.tensor_parallel, 1))
     training = layout.peak_gb if layout else memory.training_per_gpu_gb
     if step.groups.colocated:
         resident = generation_resident_gb(layout) if layout else 0.0
