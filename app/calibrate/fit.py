@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from app.calibrate.logs import NAMES, PHASES, LogRead
-from app.model.assumptions import DECODE_STEP_OVERHEAD_HF_S
+from app.model.assumptions import DECODE_STEP_OVERHEAD_HF_S, DECODE_STEP_OVERHEAD_S
 from app.model.evaluate import evaluate
 from app.model.inputs import FACTOR_NAMES, FACTOR_SPECS, WorkloadInputs, effective
 from app.model.stage_cost import loop_of
@@ -229,8 +229,9 @@ def _fit_generation(base: WorkloadInputs, target: float, first: str, second: str
 def _lab_values(base: WorkloadInputs, lab: Phases) -> dict[str, float]:
     values = {s.name: s.default for s in FACTOR_SPECS.values()}
     values["refit_s"] = lab.refit
-    if base.engine == "hf":
-        values["decode_step_overhead_s"] = DECODE_STEP_OVERHEAD_HF_S
+    # the lab's own overhead is its engine release's (data/engines.toml), HF generate's inside the trainer
+    values["decode_step_overhead_s"] = (DECODE_STEP_OVERHEAD_HF_S if base.engine == "hf"
+                                        else DECODE_STEP_OVERHEAD_S[base.engine_release])
     return values
 
 

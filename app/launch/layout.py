@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from app.launch.common import Note, note
 from app.model.assumptions import ARCHS, GPUS, GPUS_PER_NODE
-from app.model.inputs import CHOICE_SPECS
+from app.model.inputs import CHOICE_SPECS, PRACTICE_SPECS
 
 if TYPE_CHECKING:
     from app.model.evaluate import Result
@@ -44,6 +44,7 @@ class LaunchLayout:
     rollout_replicas: int = 8            # rollout engines; tp · pp · replicas = gpus (colocated) or generation_gpus
     rollout_pp: int = 1                  # pipeline stages of one engine (an engine larger than a node)
     rollout_ep: int = 1                  # expert-parallel size of one engine (MoE)
+    rollout_dp: int = 1                  # wide EP: data-parallel attention ranks of one engine (EP = tp · dp)
     gpu_memory_utilization: float = 0.6  # the engine's share of each GPU's memory, 0–1
     train_backend: str = "fsdp"          # fsdp | megatron: how the model trains the policy
     train_tp: int = 1                    # Megatron tensor, pipeline, expert and context parallel degrees
@@ -74,6 +75,8 @@ class LaunchLayout:
     oversample: float = 1.0              # responses generated per response kept (dynamic sampling when > 1)
     partial_rollouts: bool = False       # async: an unfinished response carries into the next step
     dpo_batch_pairs: int = 0             # dpo: pairs per optimizer step as the plan times it (0: none planned)
+    engine_release: str = "vllm_v1"      # the engine release the plan timed (its decode-step overhead)
+    engine_api: str = "inprocess"        # inprocess | http: how the trainer reaches separate engines
 
     @property
     def moe(self) -> bool:
@@ -86,6 +89,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
                                                     "tuning")},
     "train_backend": ("fsdp", "megatron"),
     "rollout_dtype": ("bf16", "fp8"),
+    "engine_release": (*PRACTICE_SPECS["engine_release"].choices, "hf"),  # type: ignore[union-attr]
+    "engine_api": PRACTICE_SPECS["engine_api"].choices,  # type: ignore[union-attr]
 }
 _FLOATS = ("policy_b", "rm_b", "gpu_memory_utilization", "kl", "oversample")
 _BOOLS = ("partial_rollouts",)
@@ -120,6 +125,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("rollout_replicas", layout.rollout_replicas >= 1),
         ("rollout_pp", layout.rollout_pp >= 1),
         ("rollout_ep", layout.rollout_ep >= 1),
+        ("rollout_dp", layout.rollout_dp >= 1),
         ("gpu_memory_utilization", 0 < layout.gpu_memory_utilization <= 1),
         ("train_tp", 1 <= layout.train_tp <= layout.gpus_per_node),
         ("train_pp", layout.train_pp >= 1),
@@ -149,7 +155,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
             return note("launch.reason.invalid_layout", field=name, value=_shown(getattr(layout, name)))
     if layout.method == "dpo":
         return None
-    engines = layout.rollout_tp * layout.rollout_pp * layout.rollout_replicas
+    engines = layout.rollout_tp * layout.rollout_pp * layout.rollout_dp * layout.rollout_replicas
     if layout.placement == "separate":
         split = (layout.generation_gpus, layout.scoring_gpus, layout.training_gpus)
         if min(split) < 0 or layout.generation_gpus < 1 or layout.training_gpus < 1 or sum(split) != layout.gpus:
@@ -245,6 +251,7 @@ def from_result(result: Result) -> Mapped:
         generation_gpus=gen, scoring_gpus=score, training_gpus=train,
         rollout_tp=e.tensor_parallel if e else 1, rollout_replicas=e.instances if e else gpus,
         rollout_pp=e.pipeline_parallel if e else 1, rollout_ep=max(1, e.expert_parallel) if e else 1,
+        rollout_dp=e.data_parallel if e else 1,
         gpu_memory_utilization=(e.gpu_memory_utilization if e and e.gpu_memory_utilization > 0
                                 else TEACHING_GPU_MEMORY_UTILIZATION),
         train_backend=t.backend if t is not None else "fsdp", train_tp=t.tp if t else 1, train_pp=t.pp if t else 1,
@@ -260,5 +267,6 @@ def from_result(result: Result) -> Mapped:
         oversample=p.oversample if p is not None else 1.0,
         partial_rollouts=bool(p.partial_rollouts) if p is not None else False,
         dpo_batch_pairs=t.mini_batch_sequences if p is not None and p.kind == "dpo" and t is not None else 0,
+        engine_release=e.release if e else "vllm_v1", engine_api=e.api if e else "inprocess",
     )
     return Mapped(layout, tuple(notes), refusal, fit_gpus)

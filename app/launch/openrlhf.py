@@ -182,6 +182,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
     if layout.rollout_dtype == "fp8":
         b.unmapped("rollout_dtype")
     b.unmapped("max_num_seqs", seqs=layout.max_num_seqs)
+    if layout.engine_release not in ("vllm_v1", "hf"):
+        b.unmapped("engine_release", release=layout.engine_release)
+    if layout.engine_api == "http":
+        b.unmapped("engine_api")
     b.unmapped("logits")
     b.add("--algo.kl.init_coef", layout.kl)
     if rl.grpo and rl.ref:

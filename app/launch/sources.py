@@ -106,7 +106,7 @@ VERL_FLAGS: dict[str, str] = {
         critic.megatron.optimizer_offload"""),
     **_table("verl.rollout", """actor_rollout_ref.rollout.name actor_rollout_ref.rollout.n
         actor_rollout_ref.rollout.tensor_model_parallel_size actor_rollout_ref.rollout.expert_parallel_size
-        actor_rollout_ref.rollout.pipeline_model_parallel_size
+        actor_rollout_ref.rollout.pipeline_model_parallel_size actor_rollout_ref.rollout.data_parallel_size
         actor_rollout_ref.rollout.gpu_memory_utilization actor_rollout_ref.rollout.load_format
         actor_rollout_ref.rollout.nnodes actor_rollout_ref.rollout.n_gpus_per_node
         actor_rollout_ref.rollout.checkpoint_engine.backend actor_rollout_ref.rollout.max_num_seqs

@@ -132,6 +132,10 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             # GRPOConfig's default keeps its memory through training (vllm_enable_sleep_mode False)
             b.add("--vllm_enable_sleep_mode", True)
         b.unmapped("max_num_seqs", seqs=layout.max_num_seqs)
+        if layout.engine_release != "vllm_v1":
+            b.unmapped("engine_release", release=layout.engine_release)
+        if separate and layout.engine_api != "http":  # TRL reaches a separate engine only through its HTTP server
+            b.unmapped("engine_api")
         if layout.rollout_dtype == "fp8":
             b.unmapped("rollout_dtype")
     else:

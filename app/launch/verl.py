@@ -144,16 +144,24 @@ def command(layout: LaunchLayout, rl: Rl) -> tuple[Command | None, Note | None]:
             b.add("actor_rollout_ref.ref.fsdp_config.param_offload", True)
     if ref_offload:
         b.note("launch.note.verl_ref_offload", size=layout.policy_b)
-    b.add("actor_rollout_ref.rollout.name", "vllm")
+    # verl starts vLLM (V1, as timed by default) or SGLang; the other releases the plan may time have no key
+    b.add("actor_rollout_ref.rollout.name", "sglang" if layout.engine_release == "sglang" else "vllm")
+    if layout.engine_release not in ("vllm_v1", "sglang", "hf"):
+        b.unmapped("engine_release", release=layout.engine_release)
+    if layout.engine_api == "http":
+        b.unmapped("engine_api")
     b.add("actor_rollout_ref.rollout.n", rl.group)
     b.add("actor_rollout_ref.rollout.tensor_model_parallel_size", layout.rollout_tp)
     if layout.rollout_pp > 1:
         b.add("actor_rollout_ref.rollout.pipeline_model_parallel_size", layout.rollout_pp)
         b.note("launch.note.verl_engine_pipeline", tp=layout.rollout_tp, pp=layout.rollout_pp)
+    if layout.rollout_dp > 1:  # wide EP: attention data-parallel over the engine's ranks (vLLM DP + EP, DP attention)
+        b.add("actor_rollout_ref.rollout.data_parallel_size", layout.rollout_dp)
+        b.note("launch.note.verl_dp_attention", dp=layout.rollout_dp, ep=layout.rollout_tp * layout.rollout_dp)
     if layout.rollout_ep > 1:
         # vLLM's expert parallelism spreads the experts over the engine's TP × DP ranks; verl asserts
-        # expert_parallel_size == tensor_model_parallel_size × data_parallel_size (workers/config/rollout.py), DP 1
-        b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_tp)
+        # expert_parallel_size == tensor_model_parallel_size × data_parallel_size (workers/config/rollout.py)
+        b.add("actor_rollout_ref.rollout.expert_parallel_size", layout.rollout_tp * layout.rollout_dp)
     b.add("actor_rollout_ref.rollout.gpu_memory_utilization", layout.gpu_memory_utilization)
     b.add("actor_rollout_ref.rollout.max_num_seqs", layout.max_num_seqs)  # the plan's batch (rollout.yaml: 256)
     if layout.rollout_dtype == "fp8":

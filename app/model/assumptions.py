@@ -10,7 +10,9 @@ per second, ``_tflops`` = 10^12 FLOP per second, ``_s`` = seconds, ``_b`` = 10^9
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,27 @@ SOURCES: dict[str, Source] = {
                "num_speculative_tokens, the target verifies them in one forward; disable_by_batch_size turns it off "
                "at large batches, where the step is compute-bound",
                "https://docs.vllm.ai/en/latest/features/spec_decode.html"),
+        Source("vllm_perf_v06", "vLLM blog 2024-09-05, vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency "
+               "Reduction (profile of Llama 3 8B on one H100 under V0: HTTP API server 33 %, scheduling 29 %, GPU "
+               "38 % of the time); vLLM blog 2025-01-27, vLLM V1 (GPU time of a Llama-8B step 'as low as ~5ms', up to "
+               "1.7x V0's throughput)", "https://blog.vllm.ai/2024/09/05/perf-update.html"),
+        Source("vllm_async_scheduling", "vLLM pull request #32618 (2026-01): async scheduling with pipeline "
+               "parallelism, 31.8 % lower time per output token (Qwen3-30B-A3B FP8, PP 4, 128 sequences); "
+               "SchedulerConfig.async_scheduling", "https://github.com/vllm-project/vllm/pull/32618"),
+        Source("sglang_v04", "LMSYS blog 2024-12-04, SGLang v0.4: zero-overhead batch scheduler (the CPU scheduler "
+               "runs one batch ahead; Nsight shows no idle GPU time between consecutive decode batches) and "
+               "data-parallel attention for DeepSeek models", "https://lmsys.org/blog/2024-12-04-sglang-v0-4/"),
+        Source("trl_server", "TRL documentation, vLLM integration (vllm_mode server: trl vllm-serve on its own GPUs, "
+               "reached over HTTP; colocate: vLLM in the trainer's processes) and trl/extras/vllm_client.py "
+               "(VLLMClient: generate, update_named_param — an HTTP POST and an NCCL broadcast per parameter — "
+               "reset_prefix_cache)", "https://huggingface.co/docs/trl/main/en/vllm_integration"),
+        Source("trl_colocate", "Hugging Face blog 2025-06-03, No GPU left behind: Unlocking Efficiency with "
+               "Co-located vLLM in TRL (GRPO on 8 H100s: colocate 1.43x server mode for a 1.5 B model, 1.73x for "
+               "7 B at TP 8)", "https://huggingface.co/blog/vllm-colocate"),
+        Source("sglang_large_ep", "LMSYS blog 2025-05-05, Deploying DeepSeek with PD Disaggregation and "
+               "Large-scale Expert Parallelism on 96 H100 GPUs (DP attention, EP 72 over 9 decode nodes with DeepEP: "
+               "22.3k output tokens/s per node for 2,000-token inputs; up to 5x vanilla tensor parallelism)",
+               "https://lmsys.org/blog/2025-05-05-large-scale-ep/"),
         Source("cfg_deepseek_v3", "DeepSeek-V3 config.json (deepseek-ai on Hugging Face; inference/configs/"
                "config_671B.json in deepseek-ai/DeepSeek-V3) and its technical report (671 B total, 37 B active)", "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"),
     )
@@ -158,6 +181,28 @@ class Constant:
     @property
     def teaching(self) -> bool:
         return self.source is None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineRelease:
+    """One row of data/engines.toml: an engine release's fixed seconds per decode step and how they were found."""
+
+    id: str
+    engine: str          # vllm (a paged engine: vLLM or SGLang) | hf
+    constant: str        # its key in CONSTANTS (listed on /reference)
+    overhead_s: float
+    kind: str            # fit | teaching
+    source: str | None   # a key of SOURCES (None: a teaching assumption with no source)
+    derivation: str
+
+
+ENGINES_TOML = Path(__file__).resolve().parent / "data" / "engines.toml"
+ENGINE_RELEASES: dict[str, EngineRelease] = {
+    r["id"]: EngineRelease(id=r["id"], engine=r["engine"], constant=r["constant"], overhead_s=float(r["overhead_s"]),
+                           kind=r["kind"], source=r["source"] or None, derivation=r["derivation"])
+    for r in tomllib.loads(ENGINES_TOML.read_text(encoding="utf-8"))["release"]
+}
+ENGINE_RELEASE_IDS: tuple[str, ...] = tuple(k for k, r in ENGINE_RELEASES.items() if r.engine == "vllm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,8 +385,10 @@ _CONSTANTS = (
     Constant("decode_bandwidth_efficiency", 0.60, "of HBM bandwidth"),
     Constant("usable_memory_fraction", 0.90, "of GPU memory", "vllm_docs"),
     # --- engines ----------------------------------------------------------------------------------------
-    Constant("decode_step_overhead_vllm_s", 0.004, "s per decode step"),   # paged engine with CUDA graphs
-    Constant("decode_step_overhead_hf_s", 0.010, "s per decode step"),     # HF generate: eager, no CUDA graphs
+    # the fixed CPU / scheduler seconds of one decode step, one per engine release (data/engines.toml)
+    # (a fit cites its source; a teaching figure is labelled one, its bounding source named in the row's derivation)
+    *(Constant(r.constant, r.overhead_s, "s per decode step", r.source if r.kind == "fit" else None)
+      for r in ENGINE_RELEASES.values()),
     Constant("hf_batch_per_gpu", 16.0, "sequences per GPU"),  # generation batch of generate() inside a trainer
     Constant("colocated_engine_memory_fraction", 0.6, "of GPU memory", "verl"),  # gpu_memory_utilization
     Constant("engine_min_kv_fraction", 0.1, "of the engine's memory"),  # a useful KV cache beside the weights
@@ -361,6 +408,12 @@ _CONSTANTS = (
     # load (235B (58.57 − 18.89) / 36,757 − 0.25 = 0.83 ms; 30B (15.76 − 2.39) / 18,771 − 0.25 = 0.46 ms): 0.6 ms
     Constant("refit_collective_per_tensor_s", 0.6e-3, "s per tensor across nodes", "verl_async"),
     Constant("refit_convert_passes", 2.0, "HBM passes over the gathered bytes"),  # read once, write once
+    # --- server-mode generation (TRL vllm_mode=server): the engine behind HTTP (physics/refit.py) ---------------
+    # one HTTP request and its answer between the trainer and the vLLM server on the cluster's network (FastAPI +
+    # uvicorn on a LAN; no published figure)
+    Constant("http_round_trip_s", 2e-3, "s per request"),
+    # requests per step beside the weight push: the batch's /generate/ and /reset_prefix_cache/ (trl vllm_client.py)
+    Constant("server_requests_per_step", 2.0, "requests per step", "trl_server"),
     # --- interconnect -----------------------------------------------------------------------------------
     Constant("gpus_per_node", 8.0, "GPUs per node", "nvidia_h100"),    # DGX / HGX 8-GPU baseboards
     Constant("collective_bus_efficiency", 0.77, "of one-way NVLink", "nccl_tests"),  # ≈ 230 of 300 GB/s on A100
@@ -368,6 +421,9 @@ _CONSTANTS = (
     # an engine instance whose experts span nodes exchanges each MoE layer's tokens over RDMA every decode step:
     # dispatch + combine at EP 32 (155 + 273 µs for ≤ 128 tokens per rank; 313–561 µs from EP 16 to 256)
     Constant("expert_exchange_s", 428e-6, "s per MoE layer per decode step", "deepep"),
+    # wide EP's all-to-all moves each routed token in fp8 (dispatch) and back in bf16 (combine), as DeepEP's
+    # low-latency kernels do (its EP-32 dispatch: 128 · 8 · 7,168 B in 155 µs, 47 GB/s)
+    Constant("dispatch_combine_bytes_per_value", 3.0, "B per value (dispatch + combine)", "deepep"),
     # --- display decisions, made once in the model (Step.generation_is_whole, Step.scoring_hidden_all) -------
     Constant("whole_step_share", 0.995, "of the step"),  # generation this much of the step: the step *is* generation
     Constant("hidden_seconds_threshold_s", 0.5, "s"),  # scoring hidden (or left) below this is shown as none
@@ -439,17 +495,21 @@ DECODE_BANDWIDTH_EFFICIENCY = c("decode_bandwidth_efficiency")
 USABLE_MEMORY_FRACTION = c("usable_memory_fraction")
 DECODE_STEP_OVERHEAD_VLLM_S = c("decode_step_overhead_vllm_s")
 DECODE_STEP_OVERHEAD_HF_S = c("decode_step_overhead_hf_s")
+DECODE_STEP_OVERHEAD_S = {k: r.overhead_s for k, r in ENGINE_RELEASES.items()}  # by engine release (engine_release)
 HF_BATCH_PER_GPU = c("hf_batch_per_gpu")
 COLOCATED_ENGINE_MEMORY_FRACTION = c("colocated_engine_memory_fraction")
 ENGINE_MIN_KV_FRACTION = c("engine_min_kv_fraction")
 ENGINE_WAKE_S = c("engine_wake_s")
 EXPERT_EXCHANGE_S = c("expert_exchange_s")
+DISPATCH_COMBINE_BYTES = c("dispatch_combine_bytes_per_value")
 SPEC_DRAFT_TOKENS = int(c("spec_draft_tokens"))
 SPEC_ACCEPTANCE = c("spec_acceptance")
 SPEC_DRAFT_LAYERS = c("spec_draft_layers")
 REFIT_LOAD_PER_TENSOR_S = c("refit_load_per_tensor_s")
 REFIT_COLLECTIVE_PER_TENSOR_S = c("refit_collective_per_tensor_s")
 REFIT_CONVERT_PASSES = c("refit_convert_passes")
+HTTP_ROUND_TRIP_S = c("http_round_trip_s")
+SERVER_REQUESTS_PER_STEP = int(c("server_requests_per_step"))
 ROLLOUT_BYTES_PER_PARAM = {"bf16": INFER_BYTES_PER_PARAM, "fp8": c("rollout_fp8_bytes_per_param")}
 ROLLOUT_KV_BYTES_PER_VALUE = {"bf16": KV_BYTES_PER_VALUE, "fp8": c("rollout_fp8_kv_bytes_per_value")}
 GPUS_PER_NODE = int(c("gpus_per_node"))

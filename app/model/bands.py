@@ -59,6 +59,8 @@ def row_query(r: PublishedRun) -> dict[str, str]:
         q["generation_gpus"] = r.gen_gpus
     if r.gen_tp:
         q["engine_tp"] = r.gen_tp
+    if r.gen_release:
+        q["engine_release"] = r.gen_release
     if r.partial_rollouts:
         q["partial_rollouts"] = "on"
     if r.rollout_dtype == "fp8":

@@ -24,6 +24,7 @@ from app.model.assumptions import (
     ARCHS,
     DECODE_BANDWIDTH_EFFICIENCY,
     DECODE_STEP_OVERHEAD_VLLM_S,
+    ENGINE_RELEASE_IDS,
     FORWARD_MFU,
     GPUS,
     MICRO_BATCH_TOKENS_PER_GPU,
@@ -184,6 +185,22 @@ PRACTICE_CHOICES: tuple[ChoiceSpec, ...] = (
                description="multi-turn rollouts: sync (the engine's batch drains at every turn and waits for the "
                            "environment) or async (each trajectory proceeds on its own: verl's agent loop, SGLang's "
                            "async multi-turn; the environment's latency overlaps other trajectories' decoding)"),
+    ChoiceSpec("engine_release", "vllm_v1", ENGINE_RELEASE_IDS, group="hardware",
+               description="the paged engine and release, for its fixed CPU / scheduler cost per decode step "
+                           "(data/engines.toml): vllm_v1 (vLLM V1, synchronous scheduling, CUDA graphs: what verl "
+                           "0.9.1 starts), vllm_v1_async (--async-scheduling), vllm_v0, vllm_eager (enforce_eager, no "
+                           "CUDA graphs) or sglang (its overlap scheduler); a fitted decode_step_overhead_s overrides it"),
+    ChoiceSpec("engine_layout", "tp", ("tp", "auto", "dp_attention"), group="hardware",
+               description="the engine instance of a mixture of experts: tp (tensor parallel within a node, pipeline "
+                           "stages beyond: the layout the published recipes run), auto (the search takes the faster "
+                           "that fits) or dp_attention (wide expert parallelism: "
+                           "attention data-parallel, each GPU its own sequences' KV, the experts over all the "
+                           "instance's GPUs, across nodes by DeepEP's all-to-all; SGLang --enable-dp-attention, vLLM "
+                           "--data-parallel-size with --enable-expert-parallel); dense models always run tp"),
+    ChoiceSpec("engine_api", "inprocess", ("inprocess", "http"), group="hardware",
+               description="how the trainer reaches separate engines: inprocess (Ray actors and NCCL: verl, OpenRLHF, "
+                           "NeMo RL) or http (TRL's vllm_mode=server: a vLLM server behind HTTP, every request and "
+                           "every weight tensor a round trip); colocated engines are always in process"),
 )
 PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("acceptance", SPEC_ACCEPTANCE, 1.0, 8.0, False, "tokens per decode step",

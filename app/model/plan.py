@@ -24,6 +24,7 @@ from app.model.inputs import WorkloadInputs
 from app.model.physics.layout import TrainingLayout
 from app.model.physics.memory import micro_batch_tokens
 from app.model.physics.offline import Dpo, Run
+from app.model.physics.refit import server_mode
 from app.model.physics.step import Step
 from app.model.physics.step_memory import Memory
 from app.model.physics.training import generation_resident_gb, micro_batches_per_replica
@@ -55,6 +56,10 @@ class PlanEngine:
     refit: str = "bucketed"         # bucketed | per_tensor: how the trainer's weights reach it each step
     speculative: str = "off"        # off | mtp | draft (vLLM speculative_config)
     num_speculative_tokens: int = 0  # tokens proposed per decode step (0: off)
+    release: str = "vllm_v1"        # the engine release whose decode-step overhead is charged (engine_release)
+    api: str = "inprocess"          # inprocess | http: how the trainer reaches it (http: TRL's vllm_mode=server)
+    data_parallel: int = 1          # wide EP: attention data-parallel ranks of one instance (1: the TP layout)
+    data_parallel_attention: bool = False  # attention data-parallel, experts over tp · dp = expert_parallel GPUs
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -217,7 +222,10 @@ def resolve(*, inputs: WorkloadInputs, kind: str, gpu: GpuSpec, w: Workload, ste
                 gpu_memory_utilization=_share(memory.engine_gb_per_gpu, gpu.memory_gb),
                 max_num_seqs=max(1, math.ceil(e.batch)), dtype=i.rollout_dtype if e.engine == "vllm" else "bf16",
                 refit=i.refit, speculative=i.speculative if e.speculative_tokens else "off",
-                num_speculative_tokens=e.speculative_tokens)
+                num_speculative_tokens=e.speculative_tokens,
+                release=i.engine_release if e.engine == "vllm" else "hf",
+                api="http" if server_mode(i) else "inprocess",
+                data_parallel=e.data_parallel, data_parallel_attention=e.data_parallel_attention)
         phases = memory_by_phase or rl_memory_by_phase(i, step, memory)
         nodes, per_node = _hosts(used, gpu)
         given = timed_gpus or i.gpus

@@ -110,6 +110,8 @@ class PublishedRun:
     gen_tp: int | None = None
     gen_pp: int | None = None
     gen_ep: int | None = None
+    gen_release: str | None = None               # the engine release the recipe runs (engine_release: a recipe
+                                                 # with enforce_eager runs vllm_eager)
     train_backend: str | None = None             # "megatron" | "fsdp"
     train_tp: int | None = None
     train_pp: int | None = None

@@ -18,7 +18,8 @@ from app.model.assumptions import ARCHS
 pytestmark = pytest.mark.usefixtures("wheels")
 
 FIELDS = ("engine_tp", "passes", "epochs", "optimizer_steps", "micro_batch_tokens", "cp", "max_num_seqs",
-          "rollout_dtype", "gpu_memory_utilization", "logits", "oversample", "partial_rollouts", "rollouts", "gpus")
+          "rollout_dtype", "gpu_memory_utilization", "logits", "oversample", "partial_rollouts", "rollouts", "gpus",
+          "engine_release", "engine_api", "engine_dp")
 
 
 def _state(**q: object):
@@ -33,7 +34,8 @@ def expected(r) -> dict[str, object]:
             "optimizer_steps": t.optimizer_steps, "micro_batch_tokens": t.micro_batch_tokens, "cp": t.cp,
             "max_num_seqs": e.max_num_seqs, "rollout_dtype": e.dtype,
             "gpu_memory_utilization": e.gpu_memory_utilization, "logits": t.logits, "oversample": p.oversample,
-            "partial_rollouts": p.partial_rollouts, "rollouts": p.batch.rollouts, "gpus": p.gpus}
+            "partial_rollouts": p.partial_rollouts, "rollouts": p.batch.rollouts, "gpus": p.gpus,
+            "engine_release": e.release, "engine_api": e.api, "engine_dp": e.data_parallel}
 
 
 def read_verl(cmd: Command) -> dict[str, object]:
@@ -53,7 +55,9 @@ def read_verl(cmd: Command) -> dict[str, object]:
             "max_num_seqs": a.rollout.max_num_seqs, "rollout_dtype": a.rollout.quantization or "bf16",
             "gpu_memory_utilization": a.rollout.gpu_memory_utilization,
             "logits": "chunked" if a.model.use_fused_kernels else "full", "oversample": 1.0,
-            "partial_rollouts": False, "rollouts": c.data.train_batch_size * a.rollout.n, "gpus": gpus}
+            "partial_rollouts": False, "rollouts": c.data.train_batch_size * a.rollout.n, "gpus": gpus,
+            "engine_release": "sglang" if a.rollout.name == "sglang" else "vllm_v1", "engine_api": "inprocess",
+            "engine_dp": a.rollout.data_parallel_size}
 
 
 def read_openrlhf(cmd: Command) -> dict[str, object]:
@@ -74,7 +78,8 @@ def read_openrlhf(cmd: Command) -> dict[str, object]:
             "micro_batch_tokens": o["train.max_tokens_per_gpu"] if o["train.dynamic_batch_enable"] else None,
             "cp": o["ds.ring_attn_size"], "max_num_seqs": None, "rollout_dtype": "bf16",
             "gpu_memory_utilization": o["vllm.gpu_memory_utilization"], "logits": "full", "oversample": 1.0,
-            "partial_rollouts": bool(o["train.partial_rollout_enable"]), "rollouts": samples, "gpus": gpus}
+            "partial_rollouts": bool(o["train.partial_rollout_enable"]), "rollouts": samples, "gpus": gpus,
+            "engine_release": "vllm_v1", "engine_api": "inprocess", "engine_dp": 1}
 
 
 def read_trl(cmd: Command) -> dict[str, object]:
@@ -93,7 +98,8 @@ def read_trl(cmd: Command) -> dict[str, object]:
             "micro_batch_tokens": None, "cp": 1, "max_num_seqs": None, "rollout_dtype": "bf16",
             "gpu_memory_utilization": t.get("vllm_gpu_memory_utilization") if colocate else None,
             "logits": "full", "oversample": 1.0, "partial_rollouts": False, "rollouts": generation, "gpus": gpus,
-            "sleep": t.get("vllm_enable_sleep_mode", False)}
+            "sleep": t.get("vllm_enable_sleep_mode", False), "engine_release": "vllm_v1",
+            "engine_api": "http" if t.get("vllm_mode") == "server" else "inprocess", "engine_dp": 1}
 
 
 READERS = {"verl": read_verl, "openrlhf": read_openrlhf, "trl": read_trl}
@@ -138,6 +144,14 @@ GRID = {
                        rollouts=1024, kl=0.001),
     "llama70b-64-nodes8": dict(method="grpo", reward="verifier", arch="llama3_70b", gpu="h100_80g", gpus=64,
                                rollouts=1024, passes=2),
+    "grpo-server-http-8": dict(method="grpo", reward="verifier", arch="qwen25_1_5b", gpu="h100_80g", gpus=8,
+                               placement="separate", generation_gpus=1, engine_api="http", rollouts=512),
+    "grpo-sglang-16": dict(method="grpo", reward="verifier", arch="qwen3_8b", gpu="h100_80g", gpus=16,
+                           engine_release="sglang", rollouts=1024),
+    "grpo-async-sched-8": dict(method="grpo", reward="verifier", arch="qwen3_8b", gpu="h100_80g", gpus=8,
+                               engine_release="vllm_v1_async", rollouts=512),
+    "moe-30b-dp-attention-32": dict(method="grpo", reward="verifier", arch="qwen3_30b_a3b", gpu="h100_80g",
+                                    gpus=32, rollouts=1024, kl=0.001, engine_layout="dp_attention"),
     "qwen25_1_5b-512": dict(method="grpo", reward="verifier", arch="qwen25_1_5b", gpu="h100_80g", gpus=512,
                             rollouts=8192),
 }

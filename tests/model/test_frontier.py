@@ -168,10 +168,10 @@ _SMALL_MOE_H20 = ("Qwen3-30B-A3B colocated on 128 H20s: verl prints generation 3
                   "at 1.04x")
 MISSES = {
     "nemo_v05_h100_dapo_dsv3_on_512g": "DAPO, entered with oversample 3 (the recipe's batch_multiplier, the least "
-                                       "it generates): the recipe runs vLLM TP 64 across 8 HGX nodes (the lab caps "
-                                       "it at 8 with pipeline stages) with enforce_eager (no CUDA graphs: a "
-                                       "launch-bound decode step the lab's 4 ms overhead does not know) and draws up "
-                                       "to 10 generation batches; the lab has no input for either",
+                                       "it generates) and engine_release vllm_eager (the recipe's enforce_eager: 10 "
+                                       "ms a decode step, 0.32 -> 0.34x): the recipe runs vLLM TP 64 across 8 HGX "
+                                       "nodes (the lab caps it at 8 with pipeline stages) and draws up to 10 "
+                                       "generation batches; the lab has no input for either",
     "nemo_v06_gb200_grpo_qwen3_235b_on_128g": "NeMo RL's step rises from 286 s on 64 GB200s to 345 s on 128; the "
                                               "lab's never rises with GPUs (a property), so at most one of the pair "
                                               "can land; and " + _GB200_MOE,

@@ -10,7 +10,7 @@ import tomllib
 import pytest
 
 from app.model import published_runs as pr
-from app.model.assumptions import GPUS
+from app.model.assumptions import ENGINE_RELEASE_IDS, GPUS
 
 # Fields every row has by construction (identity, provenance); the rest are inputs whose origin must be declared.
 _BOOKKEEPING = {"id", "system", "source", "recipe_source", "figures", "notes", "published", "recipe", "derived",
@@ -55,6 +55,7 @@ def test_known_keys_and_sane_values(row):
     assert row.train_backend in (None, "megatron", "fsdp")
     assert row.offload in (None, "none", "optimizer", "params")
     assert row.weight_sync in (None, "nccl", "checkpoint_engine")
+    assert row.gen_release in (None, *ENGINE_RELEASE_IDS)
     assert row.system in ("nemo_rl", "verl", "openrlhf")
     assert row.gpus > 0
     for name in ("prompts_per_step", "group", "responses_per_step", "train_batch", "gen_gpus", "train_gpus",

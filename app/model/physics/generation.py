@@ -12,6 +12,7 @@ from typing import NamedTuple
 from app.model.assumptions import (
     DECODE_BANDWIDTH_EFFICIENCY,
     DECODE_STEP_OVERHEAD_HF_S,
+    DECODE_STEP_OVERHEAD_S,
     DECODE_STEP_OVERHEAD_VLLM_S,
     ENGINE_MIN_KV_FRACTION,
     ENGINE_WAKE_S,
@@ -30,7 +31,12 @@ from app.model.assumptions import (
 from app.model.decode import Lengths, decode_stretches, rounds
 from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA, decode_weight_bytes, forward_flops_per_token, kv_bytes_per_token
-from app.model.physics.network import all_gather_seconds, expert_exchange_seconds, tp_all_reduce_seconds
+from app.model.physics.network import (
+    all_gather_seconds,
+    dispatch_combine_seconds,
+    expert_exchange_seconds,
+    tp_all_reduce_seconds,
+)
 from app.model.physics.workload import Workload, _group
 
 
@@ -64,6 +70,18 @@ class Generation(NamedTuple):
     acceptance: float = 1.0   # tokens a verification step emits on average (with speculative decoding)
     turns: int = 1            # agentic rollouts: model turns per episode, each drained and refilled (sync)
     env_wait_s: float = 0.0   # the environment's latency the step waits for (not hidden behind decoding), s
+    data_parallel: int = 1    # wide EP: attention ranks of one instance, each with its own sequences (1: TP layout)
+    all_to_all_s: float = 0.0  # wide EP: the experts' dispatch + combine of one decode step, s
+
+    @property
+    def data_parallel_attention(self) -> bool:
+        """Wide expert parallelism: attention data-parallel over the instance's GPUs, experts spread over all."""
+        return self.data_parallel > 1
+
+    @property
+    def instance_gpus(self) -> int:
+        """GPUs of one engine instance: tp · pp, or the data-parallel attention ranks of a wide-EP instance."""
+        return self.tensor_parallel * self.pipeline * self.data_parallel
 
     @property
     def tail_s(self) -> float:
@@ -76,12 +94,13 @@ class Generation(NamedTuple):
         """The GPUs the engine's replicas occupy (tp · pp · replicas, at most ``gpus``): fewer than ``gpus`` when the
         GPUs left over cannot form one more replica, and those idle while generating (the texts quote this count,
         not ``gpus``)."""
-        return min(self.gpus, self.tensor_parallel * self.pipeline * self.replicas)
+        return min(self.gpus, self.instance_gpus * self.replicas)
 
 
 class EngineLayout(NamedTuple):
     """The generation engine as a launch script sets it (``Step.generation_engine``): an instance of tp × pp GPUs
-    (experts spread over ep = its GPUs), ``replicas`` of them, and one GPU's weights and KV cache pool."""
+    (experts spread over ep = its GPUs; wide EP: dp attention ranks of tp 1), ``replicas`` of them, and one GPU's
+    weights and KV cache pool."""
 
     tensor_parallel: int
     pipeline: int
@@ -90,13 +109,15 @@ class EngineLayout(NamedTuple):
     gpus_per_instance: int
     weights_gb_per_gpu: float
     kv_gb_per_gpu: float
+    data_parallel: int = 1
 
 
 def engine_layout(g: Generation) -> EngineLayout:
     """The ``EngineLayout`` of a ``Generation``."""
     return EngineLayout(tensor_parallel=g.tensor_parallel, pipeline=g.pipeline, expert_parallel=g.expert_parallel,
-                        replicas=g.replicas, gpus_per_instance=g.tensor_parallel * g.pipeline,
-                        weights_gb_per_gpu=g.weights_gb_per_gpu, kv_gb_per_gpu=g.kv_gb_per_gpu)
+                        replicas=g.replicas, gpus_per_instance=g.instance_gpus,
+                        weights_gb_per_gpu=g.weights_gb_per_gpu, kv_gb_per_gpu=g.kv_gb_per_gpu,
+                        data_parallel=g.data_parallel)
 
 
 def kv_replication(arch: Arch, tp: int) -> float:
@@ -207,6 +228,8 @@ class EnginePlan(NamedTuple):
     spec_k: int = 0             # speculative decoding: tokens proposed per decode step (0: off)
     acceptance: float = 1.0     # tokens one verification step emits on average (acceptance length)
     draft_s: float = 0.0        # the proposals' own seconds per decode step (k draft passes of one layer each)
+    dp: int = 1                 # wide EP: data-parallel attention ranks (tp 1, the experts over all dp GPUs)
+    weights_gb_per_gpu: float = 0.0  # wide EP: dense part whole + experts / dp (0: weights_gb / gpus)
 
 
 class _EngineWorkload(NamedTuple):
@@ -237,6 +260,7 @@ class _EngineWorkload(NamedTuple):
     overhead_s: float = DECODE_STEP_OVERHEAD_VLLM_S  # the engine's fixed seconds per decode step
     spec_k: int = 0           # speculative decoding: tokens proposed per decode step (0: off)
     acceptance: float = 1.0   # tokens one verification step emits on average
+    layout: str = "tp"        # engine_layout: tp | auto | dp_attention (wide EP, mixtures of experts only)
 
 
 def speculative_tokens(arch: Arch, speculative: str, engine: str = "vllm") -> int:
@@ -257,9 +281,11 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
                      gather_gpus: int, *, dtype: str = "bf16", drain: bool = True,
                      ahead: float = 1.0, bandwidth_efficiency: float | None = None,
                      overhead_s: float | None = None, speculative: str = "off",
-                     acceptance: float = 1.0, prefill_tokens: float | None = None) -> _EngineWorkload:
+                     acceptance: float = 1.0, prefill_tokens: float | None = None,
+                     release: str = "vllm_v1", layout: str = "tp") -> _EngineWorkload:
     """``bandwidth_efficiency`` and ``overhead_s``: factors fitted to a run (``decode_bandwidth_efficiency``,
-    ``decode_step_overhead_s``); None is the lab's own constant.  ``speculative`` / ``acceptance``: speculative
+    ``decode_step_overhead_s``); None is the lab's own constant, for a paged engine the one of its ``release``
+    (``engine_release``: data/engines.toml, ``DECODE_STEP_OVERHEAD_S``).  ``speculative`` / ``acceptance``: speculative
     decoding (``speculative_tokens`` proposed per step, ``acceptance`` emitted per verification).
     ``prefill_tokens``: the tokens each sequence prefills when its context is cached but for them (a later turn of an
     agentic episode: its observation), at the context ``prompt_tokens``; None: the whole prompt."""
@@ -275,7 +301,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     else:
         kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
         prompts_per_sequence = 1.0 / group
-        overhead = DECODE_STEP_OVERHEAD_VLLM_S if overhead_s is None else overhead_s
+        overhead = DECODE_STEP_OVERHEAD_S[release] if overhead_s is None else overhead_s
         fixed = overhead
     avg_context = prompt_tokens + response_tokens / 2.0
     floor_context = prompt_tokens + longest_tokens / 2.0
@@ -287,7 +313,7 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
         if prefill_tokens is None else prefill_tokens * forward_flops_per_token(arch, prompt_tokens - prefill_tokens / 2.0),
         drain, ahead, weight_scale,
         DECODE_BANDWIDTH_EFFICIENCY if bandwidth_efficiency is None else bandwidth_efficiency, overhead,
-        speculative_tokens(arch, speculative, engine), acceptance,
+        speculative_tokens(arch, speculative, engine), acceptance, layout,
     )
 
 
@@ -368,7 +394,7 @@ def engine_plan(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, tp: int, *, p
 def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float, flops_per_token: float,
                  hbm_rate: float, compute_rate: float, host_s: float, offloaded_gb: float, kv_bytes: float,
                  fixed_s: float, weight_scale: float = 1.0, pipeline: int = 1, *, verify: float = 1.0,
-                 draft_s: float = 0.0) -> tuple[float, float, float, float]:
+                 draft_s: float = 0.0, dp: int = 1) -> tuple[float, float, float, float]:
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
@@ -383,7 +409,11 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch).
     Speculative decoding (``verify`` = k + 1 tokens per sequence, ``draft_s`` the k proposals' own seconds): the
     target reads its weights and each sequence's KV once and computes, routes and all-reduces b · (k + 1) tokens
-    [vllm_spec]; the step emits ``acceptance`` tokens per sequence (the caller divides)."""
+    [vllm_spec]; the step emits ``acceptance`` tokens per sequence (the caller divides).
+    ``dp`` > 1: a wide-EP instance (``dp_step_seconds``)."""
+    if dp > 1:
+        return dp_step_seconds(arch, gpu, dp, batch, context, flops_per_token, hbm_rate, compute_rate, kv_bytes,
+                               fixed_s, weight_scale, verify=verify, draft_s=draft_s)
     tokens = batch * verify
     weights = decode_weight_bytes(arch, tokens / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, tokens)
     t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
@@ -392,6 +422,84 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     reduce = tp_all_reduce_seconds(arch, tokens, tp, gpu) if tp > 1 else 0.0
     reduce += expert_exchange_seconds(arch, tokens, tp, pipeline, gpu)
     return max(t_mem, t_compute) + reduce + fixed_s + draft_s, t_mem, t_compute, reduce
+
+
+def dp_step_seconds(arch: Arch, gpu: GpuSpec, dp: int, batch: float, context: float, flops_per_token: float,
+                    hbm_rate: float, compute_rate: float, kv_bytes: float, fixed_s: float,
+                    weight_scale: float = 1.0, *, verify: float = 1.0,
+                    draft_s: float = 0.0) -> tuple[float, float, float, float]:
+    """One decode step of a wide-EP instance of ``dp`` GPUs (attention data-parallel, experts over all of them:
+    SGLang ``--enable-dp-attention``, vLLM ``--data-parallel-size`` with ``--enable-expert-parallel``), s: (seconds,
+    t_mem, t_compute, all-to-all).  Each GPU decodes its own b / dp sequences (at least the one a tail holds) with its
+    whole copy of the dense part, and the experts its tokens are routed to, of its 1 / dp share:
+
+        t_mem     = (2 B · (dense + routed · touched(b) / dp) + b_gpu · context · kv/token) / (HBM · 0.6)
+        t_compute = b_gpu · F(context) / (peak · 0.45)
+        step      = max(t_mem, t_compute) + dispatch + combine (``dispatch_combine_seconds``) + overhead
+
+    No tensor-parallel all-reduce: attention and the dense layers run whole on each GPU.  The rates passed are the
+    instance's (dp GPUs), as for a TP instance."""
+    tokens = batch * verify
+    per_gpu = max(batch / dp, min(batch, 1.0))  # a sequence is on one GPU: the tail's GPU holds one
+    touched = (1.0 - (1.0 - arch.experts_per_token / arch.experts) ** max(tokens, 1.0)) if arch.experts else 1.0
+    weights = INFER_BYTES_PER_PARAM * (arch.dense_b + arch.routed_b * touched / dp) * GIGA * weight_scale
+    t_mem = (weights + per_gpu * context * kv_bytes) / (hbm_rate / dp)
+    t_compute = per_gpu * verify * flops_per_token / (compute_rate / dp)
+    a2a = dispatch_combine_seconds(arch, per_gpu * verify, dp, gpu)
+    return max(t_mem, t_compute) + a2a + fixed_s + draft_s, t_mem, t_compute, a2a
+
+
+DP_ATTENTION_SIZES = (2, 4, 8, 16, 32, 64, 128, 256)  # wide-EP instances: EP 8–256 in DeepEP's and SGLang's figures
+
+
+def dp_plan(e: _EngineWorkload, dp: int) -> EnginePlan:
+    """A wide-EP instance of ``dp`` GPUs (``engine_layout=dp_attention``; mixtures of experts): attention
+    data-parallel, so each GPU holds the whole dense part (attention, shared experts, dense layers, embeddings) and
+    its own sequences' KV once (MLA's latent is not replicated over TP ranks), the routed experts spread over all dp
+    GPUs (EP = dp, across nodes when dp exceeds the NVLink domain):
+
+        weights per GPU = B · (dense + experts / dp)
+        batch cap       = dp · ⌊(M_engine − weights per GPU) / kv_seq⌋
+        fits            when weights per GPU leave ``engine_min_kv_fraction`` of M_engine and one sequence
+
+    DeepSeek-V3 fp8 on 16 H200s (engine memory 0.9 · 141 = 126.9 GB): 17.1 + 653.9 / 16 = 58.0 GB a GPU, 68.9 GB of
+    KV on each, none of it replicated."""
+    gpu, arch = e.gpu, e.arch
+    per_param = e.weights_gb / arch.total_b if arch.total_b else 0.0
+    w_gpu = per_param * (arch.dense_b + arch.expert_b / dp)
+    room = e.engine_memory_gb - w_gpu
+    fits = (dp <= max(e.max_gpus, 1) and w_gpu <= (1.0 - ENGINE_MIN_KV_FRACTION) * e.engine_memory_gb
+            and room >= e.kv_seq_gb)
+    cap = dp * math.floor(room / e.kv_seq_gb) if fits and e.kv_seq_gb > 0 else 1
+    offloaded = 0.0 if fits else max(e.kv_seq_gb - room, 0.0)
+    hbm_rate = dp * gpu.hbm_bandwidth_tb_per_s * TERA * e.bandwidth_efficiency
+    compute_rate = dp * gpu.peak_bf16_tflops * TERA * FORWARD_MFU
+    one = dp_step_seconds(arch, gpu, dp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate,
+                          e.kv_per_token, e.fixed_step_s, e.weight_scale)[0]
+    draft_s = 0.0
+    if e.spec_k:
+        draft_s = draft_seconds(arch, e.spec_k, hbm_rate / dp, e.weight_scale)
+        spec = dp_step_seconds(arch, gpu, dp, 1.0, e.floor_context, e.floor_flops, hbm_rate, compute_rate,
+                               e.kv_per_token, e.fixed_step_s, e.weight_scale, verify=e.spec_k + 1.0,
+                               draft_s=draft_s)[0]
+        one = min(one, spec / e.acceptance)
+    return EnginePlan(
+        arch=arch, gpu=gpu, engine=e.engine, tp=1, pipeline=1, gpus=dp, batch_cap=max(cap, 1),
+        kv_footprint_gb=e.kv_seq_gb, offloaded_gb=offloaded, prompt_tokens=e.prompt_tokens,
+        response_tokens=e.response_tokens, avg_context=e.avg_context, prompts_per_sequence=e.prompts_per_sequence,
+        fixed_step_s=e.fixed_step_s, floor_s=e.longest_tokens * one, kv_per_token=e.kv_per_token, kv_split=1.0,
+        hbm_rate=hbm_rate, compute_rate=compute_rate, host_s=0.0, prefill_flops=e.prefill_flops,
+        decode_flops=e.decode_flops, lengths=Lengths(float(e.response_tokens), float(e.longest_tokens)),
+        drain=e.drain, ahead=e.ahead, weight_scale=e.weight_scale, weights_gb=w_gpu * dp,
+        engine_memory_gb=e.engine_memory_gb, fits=fits, overhead_s=e.overhead_s, spec_k=e.spec_k,
+        acceptance=e.acceptance, draft_s=draft_s, dp=dp, weights_gb_per_gpu=w_gpu)
+
+
+def dp_attention_options(e: _EngineWorkload | None) -> tuple[int, ...]:
+    """The wide-EP instance sizes a step may use: a mixture of experts on a paged engine, unless ``engine_layout=tp``."""
+    if e is None or not e.arch.moe or e.engine != "vllm" or e.layout == "tp":
+        return ()
+    return tuple(n for n in DP_ATTENTION_SIZES if n <= e.max_gpus)
 
 
 def draft_seconds(arch: Arch, proposed: int, hbm_rate: float, weight_scale: float = 1.0) -> float:
@@ -427,7 +535,7 @@ def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[
         return step_seconds(arch, gpu, tp, active, context,
                             forward_flops_per_token(arch, context) if flops is None else flops, plan.hbm_rate,
                             plan.compute_rate, plan.host_s, 0.0, kv_bytes, plan.fixed_step_s,
-                            plan.weight_scale, plan.pipeline)
+                            plan.weight_scale, plan.pipeline, dp=plan.dp)
 
     def at(active: float, context: float, flops: float | None = None) -> tuple[float, float, float, float]:
         """One token's decode time at ``active`` sequences: a plain step, or with speculative decoding the cheaper of
@@ -438,7 +546,7 @@ def schedule_seconds(plan: EnginePlan, rollouts: float, gen_gpus: int) -> tuple[
             f = forward_flops_per_token(arch, context) if flops is None else flops
             spec = step_seconds(arch, gpu, tp, active, context, f, plan.hbm_rate, plan.compute_rate, plan.host_s,
                                 0.0, kv_bytes, plan.fixed_step_s, plan.weight_scale, plan.pipeline,
-                                verify=plan.spec_k + 1.0, draft_s=plan.draft_s)
+                                verify=plan.spec_k + 1.0, draft_s=plan.draft_s, dp=plan.dp)
             if spec[0] / plan.acceptance < out[0]:
                 out = (spec[0] / plan.acceptance, *spec[1:])
         return out
@@ -466,10 +574,12 @@ def schedule(plan: EnginePlan, rollouts: int, gen_gpus: int, times: tuple[float,
         kv_gb_per_replica=b * plan.kv_footprint_gb, offloaded_gb=plan.offloaded_gb, decode_step_s=step,
         tokens_per_s=rollouts * plan.response_tokens / seconds, bound=bound, pipeline=plan.pipeline,
         throughput_s=throughput, tail_floor_s=plan.floor_s, gather_s=plan.fixed_step_s - plan.overhead_s,
-        all_reduce_s=reduce, engine=plan.engine, expert_parallel=plan.gpus if plan.arch.experts else 1,
+        all_reduce_s=0.0 if plan.dp > 1 else reduce, engine=plan.engine,
+        expert_parallel=plan.gpus if plan.arch.experts else 1,
         weights_gb_per_gpu=plan.weights_gb / plan.gpus,
         kv_gb_per_gpu=max(plan.engine_memory_gb - plan.weights_gb / plan.gpus, 0.0), streaming=not plan.drain,
         fits=plan.fits, wake_s=ENGINE_WAKE_S + plan.weights_gb / plan.gpus / plan.gpu.host_link_gb_per_s,
+        data_parallel=plan.dp, all_to_all_s=reduce if plan.dp > 1 else 0.0,
         speculative_tokens=plan.spec_k, acceptance=plan.acceptance if plan.spec_k else 1.0,
     )
 
@@ -514,7 +624,7 @@ class Engines:
                  pinned_tp: int = 0) -> None:
         self._engine = engine
         self._options = options
-        self._plans: dict[int, EnginePlan] = {}
+        self._plans: dict[object, EnginePlan] = {}
         self.rollouts = rollouts
         self.pinned_tp = pinned_tp  # the degree the user gave (``pinned_tp_options``), 0: the fastest is searched
         self._best: dict[int, tuple[EnginePlan, tuple[float, ...]] | None] = {}
@@ -536,9 +646,24 @@ class Engines:
                   None)
         return None if pp is None else self.plan(plan.tp, pp)
 
+    def wide(self, dp: int) -> EnginePlan:
+        """The wide-EP instance of ``dp`` GPUs (``dp_plan``), made once."""
+        plan = self._plans.get(("dp", dp))  # type: ignore[call-overload]
+        if plan is None:
+            plan = self._plans["dp", dp] = dp_plan(self._engine, dp)  # type: ignore[index, arg-type]
+        return plan
+
     def _fastest(self, gen_gpus: int) -> tuple[EnginePlan, tuple[float, ...]] | None:
         if gen_gpus not in self._best:
             allowed = tuple(tp for tp in self._options if tp <= gen_gpus) if self._engine else ()
+            # wide EP (mixtures of experts): instances that cover the GPUs and fit; engine_layout=dp_attention takes
+            # only them (when one fits), auto weighs them with the TP instances, tp never
+            wide = [p for p in (self.wide(n) for n in dp_attention_options(self._engine) if gen_gpus % n == 0)
+                    if p.fits]
+            layout = self._engine.layout if self._engine else "tp"
+            if layout == "dp_attention" and wide:
+                self._best[gen_gpus] = fastest(wide, self.rollouts, gen_gpus)
+                return self._best[gen_gpus]
             plans = [self.plan(tp) for tp in allowed]
             # the engines a framework starts cover the generation GPUs: verl and OpenRLHF make GPUs / (TP · PP)
             # instances and refuse a remainder, so a degree that leaves GPUs over is not one a command can run
@@ -551,6 +676,8 @@ class Engines:
                 preferred = pinned_tp_options(tuple(p.tp for p in plans), self.pinned_tp)
                 ordered = [p for p in plans if p.tp in preferred]
                 plans = [next((p for p in ordered if p.fits), ordered[0])]
+            elif layout == "auto":
+                plans = plans + wide
             self._best[gen_gpus] = fastest(plans, self.rollouts, gen_gpus)
         return self._best[gen_gpus]
 
@@ -627,7 +754,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
                          i.response_max_tokens, _group(i), i.engine, gather_gpus, dtype=i.rollout_dtype,
                          drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
                          bandwidth_efficiency=i.decode_bandwidth_efficiency, overhead_s=i.decode_step_overhead_s,
-                         speculative=i.speculative, acceptance=i.acceptance)
+                         speculative=i.speculative, acceptance=i.acceptance, release=i.engine_release,
+                         layout=i.engine_layout)
     if i.turns > 1:  # an agentic episode: one engine workload per turn (``TurnEngines``)
         turns = [Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)]
         for t in range(1, i.turns):
@@ -637,7 +765,8 @@ def step_engines(w: Workload, i: WorkloadInputs, engine_memory_gb: float, max_gp
                                    drain=not streaming, ahead=1.0 + i.staleness if streaming else 1.0,
                                    bandwidth_efficiency=i.decode_bandwidth_efficiency,
                                    overhead_s=i.decode_step_overhead_s, speculative=i.speculative,
-                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens)
+                                   acceptance=i.acceptance, prefill_tokens=i.observation_tokens,
+                                   release=i.engine_release, layout=i.engine_layout)
             turns.append(Engines(e_t, engine_tp_options(e_t), generated_rollouts(i), pinned_tp=i.engine_tp))
         return TurnEngines(turns, i.env_latency_s, i.agent_loop == "async", generated_rollouts(i), i.response_tokens)
     return Engines(e, engine_tp_options(e), generated_rollouts(i), pinned_tp=i.engine_tp)
@@ -722,15 +851,17 @@ def colocated_switch_seconds(g: Generation) -> float:
 
 def engine_fits(w: Workload, i: WorkloadInputs, engine_memory_gb: float, gen_gpus: int) -> bool:
     """Whether the widest engine instance ``gen_gpus`` GPUs allow (TP up to 8, then across nodes or pipeline
-    stages: ``engine_tp_options``) holds its weights and one longest sequence's KV in ``engine_memory_gb`` per GPU
-    (``engine_plan``'s ``fits``)."""
+    stages: ``engine_tp_options``), or a wide-EP instance where the layout allows one (``dp_plan``), holds its
+    weights and one longest sequence's KV in ``engine_memory_gb`` per GPU (``engine_plan``'s ``fits``)."""
     if gen_gpus <= 0:
         return False
     last_turn = int(i.prompt_tokens + (i.turns - 1) * (i.response_max_tokens + i.observation_tokens))
     e = _engine_workload(w.arch, w.gpu, engine_memory_gb, gen_gpus, last_turn, i.response_tokens,
                          i.response_max_tokens, _group(i) if i.turns == 1 else 1, i.engine,
-                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype)
-    return _plan(e, engine_tp_options(e)[-1]).fits
+                         gen_gpus if i.engine == "hf" else 0, dtype=i.rollout_dtype, layout=i.engine_layout)
+    # a wide-EP instance that fits counts too (engine_layout auto or dp_attention; dp_attention falls back to TP)
+    return _plan(e, engine_tp_options(e)[-1]).fits or any(
+        dp_plan(e, n).fits for n in dp_attention_options(e) if gen_gpus % n == 0)
 
 
 def _widest_engine(w: Workload, gen_gpus: int, engine: str) -> int:

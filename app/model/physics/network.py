@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.model.assumptions import (
     COLLECTIVE_BUS_EFFICIENCY,
     COLLECTIVE_LATENCY_S,
+    DISPATCH_COMBINE_BYTES,
     EXPERT_EXCHANGE_S,
     INFER_BYTES_PER_PARAM,
     Arch,
@@ -75,6 +76,46 @@ def expert_exchange_seconds(arch: Arch, batch: float, tp: int, pipeline: int, gp
         return 0.0
     per_rank = batch / (pipeline * tp)
     return arch.moe_layers * EXPERT_EXCHANGE_S * max(1.0, per_rank / EXCHANGE_TOKENS_PER_RANK)
+
+
+# DeepEP's low-latency dispatch + combine per MoE layer for <= 128 tokens per rank, by EP (``deepep``: docs/legacy.md,
+# H800 + CX7 400 Gb/s, pure RDMA): 77 + 114 us at EP 8, 118 + 195 at 16, 155 + 273 at 32, 173 + 314 at 64, 192 + 369
+# at 128, 194 + 360 at 256
+DEEPEP_LOW_LATENCY_S = ((8, 191e-6), (16, 313e-6), (32, 428e-6), (64, 487e-6), (128, 561e-6), (256, 554e-6))
+
+
+def dispatch_combine_seconds(arch: Arch, tokens_per_rank: float, ep: int, gpu: GpuSpec) -> float:
+    """The all-to-all of one decode step of a wide-EP instance (attention data-parallel, the routed experts spread
+    over its ``ep`` GPUs), s: every MoE layer sends each rank's tokens to the GPUs holding their k experts and gathers
+    the results back (DeepEP's dispatch + combine), per layer
+
+        inside the NVLink domain:  2 · collective latency + bytes / NVLink collective bandwidth
+        across it:                 DeepEP's low-latency figure at that EP · max(1, tokens per rank / 128),
+                                   never less than the same bytes over InfiniBand, nor than inside the domain
+        bytes = tokens per rank · k · hidden · (1 + 2) B · (ep − 1) / ep
+    (DeepEP dispatches in fp8 and combines in bf16: its EP-32 dispatch moves 128 · 8 · 7,168 B in 155 µs, 47 GB/s,
+    the NIC's 400 Gb/s).
+
+    A latency per layer on every decode step: the tail's batch of one pays it too.  0 for a dense model.
+    DeepSeek-V3 at 128 tokens per rank on H100s: EP 8 in a node 58 · (20 µs + 19.3 MB / 346.5 GB/s) = 4.39 ms;
+    EP 32 over 4 nodes 58 · max(428 µs, 20 µs + 21.3 MB / 50 GB/s) = 58 · 447 µs = 25.9 ms.
+
+    >>> from app.model.assumptions import ARCHS, GPUS
+    >>> dsv3, h100 = ARCHS["deepseek_v3"], GPUS["h100_80g"]
+    >>> round(dispatch_combine_seconds(dsv3, 128, 8, h100) * 1e3, 2), round(dispatch_combine_seconds(dsv3, 128, 32, h100) * 1e3, 2)
+    (4.39, 25.91)
+    """
+    if not arch.moe or ep <= 1:
+        return 0.0
+    payload = tokens_per_rank * arch.experts_per_token * arch.hidden * DISPATCH_COMBINE_BYTES * (ep - 1) / ep
+    inside = 2.0 * COLLECTIVE_LATENCY_S + payload / collective_bandwidth(gpu, min(ep, gpu.nvlink_domain_gpus))
+    if ep <= gpu.nvlink_domain_gpus:
+        per_layer = inside
+    else:
+        measured = next((t for e, t in reversed(DEEPEP_LOW_LATENCY_S) if e <= ep), DEEPEP_LOW_LATENCY_S[0][1])
+        per_layer = max(measured * max(1.0, tokens_per_rank / EXCHANGE_TOKENS_PER_RANK),
+                        2.0 * COLLECTIVE_LATENCY_S + payload / (gpu.ib_gb_per_s * GIGA), inside)
+    return arch.moe_layers * per_layer
 
 
 def zero3_floor_seconds(params_b: float, optimizer_steps: int, n_gpus: int, gpu: GpuSpec,

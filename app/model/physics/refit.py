@@ -25,14 +25,17 @@ from typing import NamedTuple
 
 from app.model.assumptions import (
     COLLECTIVE_LATENCY_S,
+    HTTP_ROUND_TRIP_S,
     INFER_BYTES_PER_PARAM,
     REFIT_COLLECTIVE_PER_TENSOR_S,
     REFIT_CONVERT_PASSES,
     REFIT_LOAD_PER_TENSOR_S,
     ROLLOUT_BYTES_PER_PARAM,
+    SERVER_REQUESTS_PER_STEP,
     Arch,
     GpuSpec,
 )
+from app.model.inputs import WorkloadInputs
 from app.model.physics.architecture import GIGA, TERA
 from app.model.physics.network import all_gather_seconds, collective_bandwidth
 
@@ -49,6 +52,37 @@ class Refit(NamedTuple):
     broadcast_s: float    # separate placement: the engine-dtype bytes to the engines (0 colocated)
     load_s: float         # tensors · per-tensor cost (load, and per_tensor: a collective each)
     total_s: float
+    http_s: float = 0.0   # server mode: the step's HTTP round trips (a request per tensor pushed, per batch sent)
+
+
+def server_mode(i: WorkloadInputs) -> bool:
+    """Whether the engines sit behind an HTTP server (``engine_api=http``, TRL's ``vllm_mode=server``): only separate
+    vLLM engines can (colocated engines and HF generate run in the trainer's processes)."""
+    return i.engine_api == "http" and i.placement == "separate" and i.engine == "vllm"
+
+
+def server_refit_seconds(arch: Arch, gpu: GpuSpec, *, train_gpus: int, generation_gpus: int,
+                         dtype: str = "bf16", http_s: float = HTTP_ROUND_TRIP_S) -> Refit:
+    """The weight push to an engine behind HTTP (TRL's ``vllm_mode=server``), s: TRL's ``VLLMClient`` sends every
+    parameter by itself, an HTTP POST to the server's ``/update_named_param/`` and then an NCCL broadcast from the
+    trainer to the server's workers (trl/extras/vllm_client.py), so the push is ``per_tensor`` (a collective per
+    tensor) with a round trip per tensor; the step adds ``server_requests_per_step`` more (the batch's
+    ``/generate/`` and ``/reset_prefix_cache/``):
+
+        total = per_tensor refit + (tensors + requests) · round trip
+
+    Check (Qwen2.5-1.5B, 28 · (4 + 2 + 3) + 3 = 255 tensors, 7 trainer GPUs + 1 server GPU on one node):
+    (255 + 2) · 2 ms = 0.51 s of round trips beside the per-tensor refit.
+
+    >>> from app.model.assumptions import ARCHS, GPUS
+    >>> r = server_refit_seconds(ARCHS["qwen25_1_5b"], GPUS["h100_80g"], train_gpus=7, generation_gpus=1)
+    >>> r.tensors, round(r.http_s, 2), r.mode
+    (255, 0.51, 'per_tensor')
+    """
+    r = refit_seconds(arch, gpu, mode="per_tensor", train_gpus=train_gpus, generation_gpus=generation_gpus,
+                      dtype=dtype, colocated=False)
+    trips = (r.tensors + SERVER_REQUESTS_PER_STEP) * http_s
+    return r._replace(http_s=trips, total_s=r.total_s + trips)
 
 
 def weight_tensors(arch: Arch) -> int:

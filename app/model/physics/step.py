@@ -37,7 +37,7 @@ from app.model.physics.layout import (
     training_layout,
 )
 from app.model.physics.memory import MAX_GPUS, min_gpus_that_fit
-from app.model.physics.refit import Refit, refit_seconds
+from app.model.physics.refit import Refit, refit_seconds, server_mode, server_refit_seconds
 from app.model.physics.training import (
     TrainingTime,
     compute_seconds,
@@ -133,17 +133,21 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, w.scoring_mfu)
     scoring = max(s_train, s_score)
     training = training_seconds(w, i, train, frozen=frozen)
-    refit = (refit_seconds(w.arch, gpu, mode=i.refit, train_gpus=train, generation_gpus=gen,
-                           dtype=i.rollout_dtype if i.engine == "vllm" else "bf16", colocated=False)
-             if i.rollouts > 0 else None)
+    if i.rollouts <= 0:
+        refit = None
+    elif server_mode(i):  # behind HTTP (TRL vllm_mode=server): tensor by tensor, each with its round trip
+        refit = server_refit_seconds(w.arch, gpu, train_gpus=train, generation_gpus=gen, dtype=i.rollout_dtype)
+    else:
+        refit = refit_seconds(w.arch, gpu, mode=i.refit, train_gpus=train, generation_gpus=gen,
+                              dtype=i.rollout_dtype if i.engine == "vllm" else "bf16", colocated=False)
     sync = refit.total_s if refit else 0.0
     hidden = 0.0
     if refit and i.staleness and i.partial_rollouts == "on":
         # in-flight weight updates (NeMo RL's async recipes, grpo.async_grpo.in_flight_weight_updates: "generation
         # keeps running through the weight refit"): the trainer's gather and the broadcast run beside the engine's
         # decoding, after training; the engine pauses only to convert and load what arrived
-        hidden = refit.total_s - refit.convert_s - refit.load_s
-        sync = refit.convert_s + refit.load_s
+        hidden = refit.total_s - refit.convert_s - refit.load_s - refit.http_s
+        sync = refit.convert_s + refit.load_s + refit.http_s
     if i.refit_s is not None and i.rollouts > 0:  # the refit fitted to a run replaces the modelled broadcast
         sync, hidden = i.refit_s, 0.0
     total = (max(g.seconds, scoring + training + hidden) + sync if i.staleness

@@ -62,7 +62,7 @@ def engine_parts(w: Workload, gen: Generation) -> tuple[tuple[str, float], tuple
     and the batch's KV / (TP · PP) (the instance's KV, replicated per ``kv_replication``, spread over its GPUs).
     The fit search (``engine_fits``) sizes the instance with the same weights, so a lane is never over where the
     fewest GPUs that fit say it is not."""
-    n = max(gen.tensor_parallel * gen.pipeline, 1)
+    n = max(gen.instance_gpus, 1)  # tp · pp, or a wide-EP instance's dp ranks
     weights = gen.weights_gb_per_gpu if gen.weights_gb_per_gpu > 0 else w.mem.generation_weights_gb / n
     return ("gen_weights", weights), ("kv", gen.kv_gb_per_replica / n)
 

@@ -40,6 +40,7 @@ class EngineVM:
     offloaded_gb: float
     decode_step_ms: float   # one decode step of one wave, ms
     bound: str              # what bounds a decode step: memory (bandwidth) or compute
+    dp: int = 1             # wide EP: data-parallel attention ranks of one instance (1: the TP layout)
 
     @property
     def bound_key(self) -> str:
@@ -256,7 +257,8 @@ def _rl_step(r: Result) -> EstRlStepVM:
                         training=s.gpu_groups.training, fixed_step_s=s.gpu_groups.fixed_step_s)
     engine = EngineVM(tp=g.tensor_parallel, pp=g.pipeline, replicas=g.replicas, engine_gpus=g.engine_gpus,
                       batch=g.batch, waves=g.waves, tokens_per_s=g.tokens_per_s, kv_gb_per_replica=g.kv_gb_per_replica,
-                      offloaded_gb=g.offloaded_gb, decode_step_ms=g.decode_step_s * 1000, bound=g.bound)
+                      offloaded_gb=g.offloaded_gb, decode_step_ms=g.decode_step_s * 1000, bound=g.bound,
+                      dp=g.data_parallel)
     return EstRlStepVM(
         timed=r.timed, at_gpus=r.timed_gpus if r.timed_elsewhere else 0, method=i.method,
         total_s=s.total_s, generation_s=s.generation_s, generation_gpu_s=s.generation_gpu_s, tail_s=s.tail_s,
@@ -270,9 +272,11 @@ def _rl_step(r: Result) -> EstRlStepVM:
         idle_pct=100 * s.idle_gpu_s / gpu_s if gpu_s > 0 else 0.0,
         scoring_all_hidden=s.scoring_hidden_all, scoring_hidden=s.scoring_hidden_any,
         generation_key="est.phase.gen_all" if s.generation_is_whole else "est.phase.gen",
-        engine_key="est.math.engine_pp" if g.pipeline > 1 else "est.math.engine",
+        engine_key=("est.math.engine_dp" if g.data_parallel_attention else "est.math.engine_pp" if g.pipeline > 1
+                    else "est.math.engine"),
         idle_key="est.phase.idle" if i.placement == "separate" else "est.phase.idle_colocated",
-        engine_shape_key="est.engine_shape_pp" if g.pipeline > 1 else "est.engine_shape",
+        engine_shape_key=("est.engine_shape_dp" if g.data_parallel_attention else "est.engine_shape_pp"
+                          if g.pipeline > 1 else "est.engine_shape"),
         scored_key=scored, trained_key=f"est.trained.{rl_method}",
         sync_key=f"est.phase.sync.{'refit' if i.placement == 'colocated' else 'broadcast'}",
         engine=engine, split=split, engine_tp=i.engine_tp, engine_tp_case=engine_tp_case(i.engine_tp, g))
