@@ -31,6 +31,7 @@ ARCH_MODEL_IDS: dict[str, str] = {
     "deepseek_v3": "deepseek-ai/DeepSeek-V3",
     "gpt_oss_20b": "openai/gpt-oss-20b",
     "gpt_oss_120b": "openai/gpt-oss-120b",
+    "qwen3_next_80b_a3b": "Qwen/Qwen3-Next-80B-A3B-Instruct",
     "kimi_k2": "moonshotai/Kimi-K2-Instruct",
 }
 

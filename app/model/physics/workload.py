@@ -22,7 +22,7 @@ from app.model.physics.architecture import (
     GIGA,
     custom_arch,
     forward_flops_per_token,
-    kv_bytes_per_token,
+    kv_sequence_bytes,
     policy_arch,
     train_flops_per_token,
 )
@@ -56,7 +56,7 @@ class Workload(NamedTuple):
     usable_gb: float
     score_extra_gb: float     # logits on a scoring GPU (one chunk)
     kv_seq_gb: float          # one longest sequence's KV cache (what an engine must hold at least)
-    kv_bytes_per_token: float
+    kv_bytes_per_token: float  # one longest sequence's KV over its tokens (the growing rate for full attention)
     scoring_train_flops: float  # forwards on the training GPUs per step (``scoring_flops``)
     scoring_score_flops: float  # forwards on the scoring GPUs per step
     train_flops: float          # Σ over trained models of train FLOPs per token · tokens · epochs
@@ -98,7 +98,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     # between them (``episode_tokens``); one turn is prompt + response, as before
     seq = episode_tokens(i, i.response_tokens)
     longest_seq = episode_tokens(i, i.response_max_tokens)
-    kv = kv_bytes_per_token(arch)
+    kv_seq = kv_sequence_bytes(arch, longest_seq)  # windows and linear layers' state stop growing
     usable = gpu.memory_gb * USABLE_MEMORY_FRACTION
     tokens = float(i.rollouts * seq)
     ctx = seq / 2.0
@@ -119,7 +119,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         sequences=max(1, i.rollouts),
         usable_gb=usable,
         score_extra_gb=logits_gb(arch.vocab, max(i.max_tokens_per_gpu, longest_seq)) if reference_forward else 0.0,
-        kv_seq_gb=longest_seq * kv / GIGA, kv_bytes_per_token=kv,
+        kv_seq_gb=kv_seq / GIGA, kv_bytes_per_token=kv_seq / max(longest_seq, 1.0),
         scoring_train_flops=scoring_train, scoring_score_flops=scoring_score,
         train_flops=train_per_token * tokens * i.epochs, trained_b=arch.total_b + (i.rm_b if has_critic else 0.0),
         offload=i.offload, tuning=i.tuning, max_tokens_per_gpu=i.max_tokens_per_gpu,
