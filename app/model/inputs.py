@@ -58,7 +58,7 @@ class ChoiceSpec:
 
 _M = 1_000_000
 _SIZES = (0.1, 0.125, 0.35, 0.5, 1, 1.3, 1.5, 3, 6, 7, 8, 13, 14, 30, 34, 65, 70, 175, 405, 671, 1_000)
-_TOKENS = (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
+_TOKENS = (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768, 65_536, 131_072)
 NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("demos", 13_000, 0, 10 * _M, True, "demos",
                (0, 1_000, 2_000, 5_000, 13_000, 20_000, 50_000, 100_000, 200_000, 500_000, _M, 2 * _M,
@@ -66,8 +66,10 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("pairs", 161_000, 0, 10 * _M, True, "pairs",
                (0, 1_000, 5_000, 10_000, 20_000, 61_000, 100_000, 161_000, 300_000, 500_000, _M, 1_420_000,
                 2_920_000, 5 * _M, 10 * _M), description="preference pairs"),
-    NumberSpec("rollouts", 512, 0, 8_192, True, "rollouts",
-               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192),
+    # up to 65,536 responses per step (prompts × group: 8,192 prompts × 8, or 1,024 × 64), as 2026's largest runs
+    NumberSpec("rollouts", 512, 0, 65_536, True, "rollouts",
+               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192, 16_384,
+                32_768, 65_536),
                description="rollouts (responses) per RL step"),
     NumberSpec("policy_b", 7, 0.1, 1_100, False, "B params", _SIZES,  # up to Kimi-K2's 1,026 B
                description="policy size, billions of parameters (a named arch sets it)"),
@@ -92,9 +94,9 @@ NUMBERS: tuple[NumberSpec, ...] = (
                group="algorithm", description="the RL prompt set: one pass is the run"),
     NumberSpec("gpus", 8, 1, 4_096, True, "GPUs",
                (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), group="hardware", description="total GPU count"),
-    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
-    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
-    NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
+    NumberSpec("prompt_tokens", 512, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
+    NumberSpec("response_tokens", 1024, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
+    NumberSpec("response_max_tokens", 1024, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
     NumberSpec("optimizer_steps", 0, 0, 64, True, "optimizer steps", (0, 1, 2, 4, 8, 16, 32, 64), group="algorithm",
                description="optimizer steps per RL step (mini-batches per epoch); 0 = the method's recipe default: "
                            "GRPO 1 (NeMo RL), PPO 4 (verl's examples)"),
