@@ -72,6 +72,8 @@ def common_notes(b: Builder, layout: LaunchLayout, rl: Rl | None, ray: bool = Tr
         b.note("launch.note.custom_model", path=PLACEHOLDER_MODEL, size=layout.policy_b)
     if rl is None:
         return
+    if layout.reward == "judge":  # the command scores with a reward function: the judge is the user's to serve
+        b.unmapped("reward")
     if not rl.ref:
         b.note("launch.note.no_reference")
     if layout.response_max_tokens > layout.response_tokens:

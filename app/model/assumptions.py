@@ -387,6 +387,9 @@ _CONSTANTS = (
     Constant("spec_acceptance", 1.8, "tokens per decode step", "deepseek_v3_report"),  # the acceptance default
     # a proposal reads one decoder layer's worth of the target's weights (an MTP module, an EAGLE head)
     Constant("spec_draft_layers", 1.0, "decoder layers per proposed token"),
+    # --- reward=judge (physics/judge.py): a generative LLM judge's defaults --------------------------------------
+    Constant("judge_default_b", 7.0, "B params"),             # the reward model's default size (rm_b)
+    Constant("judge_default_tokens", 512.0, "tokens per rollout"),  # a short rationale and a verdict
     # --- the refit (physics/refit.py): a fit to verl's checkpoint-engine ablation table (fully_async.md) ---------
     # load per tensor: the geometric mean of the bucketed rows' seconds per tensor beyond the wire (Qwen3-235B-A22B
     # (23.7 − 9.4 − 0.235) / 36,757 = 0.383 ms, Qwen3-30B-A3B (4.38 − 1.22 − 0.03) / 18,771 = 0.167 ms): 0.25 ms
@@ -480,6 +483,8 @@ ENGINE_WAKE_S = c("engine_wake_s")
 EXPERT_EXCHANGE_S = c("expert_exchange_s")
 SPEC_DRAFT_TOKENS = int(c("spec_draft_tokens"))
 SPEC_ACCEPTANCE = c("spec_acceptance")
+JUDGE_DEFAULT_B = c("judge_default_b")
+JUDGE_DEFAULT_TOKENS = int(c("judge_default_tokens"))
 SPEC_DRAFT_LAYERS = c("spec_draft_layers")
 REFIT_LOAD_PER_TENSOR_S = c("refit_load_per_tensor_s")
 REFIT_COLLECTIVE_PER_TENSOR_S = c("refit_collective_per_tensor_s")

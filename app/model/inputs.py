@@ -26,6 +26,8 @@ from app.model.assumptions import (
     DECODE_STEP_OVERHEAD_VLLM_S,
     FORWARD_MFU,
     GPUS,
+    JUDGE_DEFAULT_B,
+    JUDGE_DEFAULT_TOKENS,
     MICRO_BATCH_TOKENS_PER_GPU,
     SEPARATE_MIN_GPUS,
     SPEC_ACCEPTANCE,
@@ -119,7 +121,9 @@ NUMBERS: tuple[NumberSpec, ...] = (
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
     ChoiceSpec("arch", "custom", ARCH_IDS, group="model", description="policy architecture; a named one sets policy_b"),
-    ChoiceSpec("reward", "model", ("model", "verifier"), group="algorithm", description="a learned reward model or a rule-based checker"),
+    ChoiceSpec("reward", "model", ("model", "verifier", "judge"), group="algorithm",
+               description="a learned reward model, a rule-based checker, or a generative LLM judge (judge_b, "
+                           "judge_tokens) whose own decode is charged to scoring"),
     ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
     ChoiceSpec("placement", "colocated", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
@@ -202,6 +206,18 @@ PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
                group="algorithm", description="agentic rollouts: tokens the environment feeds back per turn "
                                                  "(prefilled, scored and trained over, never generated)"),
 )
+# reward=judge: a generative LLM judge (an off-the-shelf instruct model prompted to grade each rollout, then a verdict),
+# served like the rollout engine; its size and output length are teaching assumptions (judge_default_b: a 7 B judge,
+# the reward model's default size; judge_default_tokens: a short rationale and a verdict in 512 tokens)
+JUDGE_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("judge_b", JUDGE_DEFAULT_B, 0.5, 1_000, False, "B params", (0.5, 1.5, 3, 7, 8, 14, 32, 70, 235, 671), group="algorithm",
+               description="reward=judge: the LLM judge's size, billions of parameters"),
+    NumberSpec("judge_tokens", JUDGE_DEFAULT_TOKENS, 1, 32_768, True, "tokens per rollout", (1, 16, 64, 256, 512, 1_024, 2_048, 4_096,
+                                                                         8_192, 32_768),
+               group="algorithm", description="reward=judge: tokens the judge writes per rollout (its rationale and "
+                                              "verdict), decoded on the scoring GPUs"),
+)
+PRACTICE_NUMBERS = (*PRACTICE_NUMBERS, *JUDGE_NUMBERS)
 PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
 PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}

@@ -52,8 +52,10 @@ MEMORY = "memory"  # the bottleneck when the stage's models do not fit: no node,
 
 def stage_of(i: WorkloadInputs) -> str:
     """The architecture stage, by the rules in the module docstring."""
-    online_verifier = i.method != "dpo" and i.reward == "verifier" and i.rollouts > 0
-    if i.method == "grpo" and i.rollouts > 0 and (i.reward == "verifier" or i.pairs > 0):
+    # a verifier or an LLM judge scores without a reward model trained on preference pairs
+    no_pairs_needed = i.reward in ("verifier", "judge")
+    online_verifier = i.method != "dpo" and no_pairs_needed and i.rollouts > 0
+    if i.method == "grpo" and i.rollouts > 0 and (no_pairs_needed or i.pairs > 0):
         return "grpo"
     if i.pairs == 0 and not online_verifier:
         return "sft_only"
@@ -83,7 +85,7 @@ class NodeState:
 
 
 NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
-NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "no_kl", "tail")
+NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "judge", "no_kl", "tail")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +103,13 @@ def active_nodes(i: WorkloadInputs, stage: str) -> dict[str, bool]:
     rl_loop = stage in RL_LOOP_STAGES
     dpo = stage == "dpo"
     rm = i.pairs > 0 and i.method != "dpo" and i.reward == "model"
+    judge = rl_loop and i.reward == "judge"  # an LLM judge scores: the reward node runs, nothing trains it
     return {
         "demonstrations": i.demos > 0,
         "sft_trainer": i.demos > 0,
         "preference_data": i.pairs > 0,
         "rm_trainer": rm,
-        "reward_model": rm,
+        "reward_model": rm or judge,
         "rollout_gen": rl_loop,
         "policy_update": rl_loop or dpo,
         "reference_model": (rl_loop and i.kl > 0) or dpo,
@@ -163,8 +166,8 @@ def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str
     if stage not in RL_LOOP_STAGES:
         return {}
     notes = {"policy_update": "actor_only" if i.method == "grpo" else "actor_critic"}
-    if i.reward == "verifier":
-        notes["reward_model"] = "verifier"
+    if i.reward in ("verifier", "judge"):
+        notes["reward_model"] = i.reward
     if i.kl == 0:
         notes["reference_model"] = "no_kl"
     if tail_bound:
@@ -179,6 +182,8 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
     removed = set(DPO_REMOVES) if dpo else set()
     if online and i.reward == "verifier":
         removed |= {"rm_trainer", "reward_model"}  # a verifier scores instead: no reward model to train or run
+    if online and i.reward == "judge":
+        removed.add("rm_trainer")  # an LLM judge is prompted, not trained: the reward node runs, its trainer goes
     if online and i.kl == 0:
         removed.add("reference_model")  # kl = 0: no KL term, no reference model (DAPO)
     notes = node_notes(i, stage, tail_bound)

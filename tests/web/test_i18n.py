@@ -128,7 +128,7 @@ FAMILIES: dict[str, list[str]] = {
     "est.phase.gen*": _keys("est.phase.gen*", "", "_all"),  # _all: the step is generation (staleness ≥ 1)
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
     "est.run.*": _keys("est.run.*", "rl", "dpo"),
-    "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
+    "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier", "_judge")],
     "est.trained.*": _keys("est.trained.*", "ppo", "grpo"),
     "est.vs.m.*": _keys("est.vs.m.*", "actor", "critic", "reference", "reward"),
     "node.note.*": _keys("node.note.*", *sorted({n.note for r in RESULTS for n in r.nodes.values() if n.note})),

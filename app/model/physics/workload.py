@@ -44,7 +44,7 @@ class Workload(NamedTuple):
     critic: bool              # PPO trains a value model; GRPO does not [5]
     reference: bool           # a reference forward (kl > 0) on its own weights (not under LoRA)
     reference_forward: bool   # kl > 0: the reference's log-probs are computed
-    reward_model: bool        # reward = model
+    reward_model: bool        # a model scores on the scoring GPUs: reward = model, or judge
     lora: bool
     mem: ModelMemory
     tokens: float             # rollouts · (prompt + mean response)
@@ -68,6 +68,8 @@ class Workload(NamedTuple):
     rm_b: float = 0.0
     train_mfu: float = TRAIN_MFU      # training's share of the peak: the lab's, or the ``train_mfu`` fitted to a run
     scoring_mfu: float = FORWARD_MFU  # the scoring forwards': the lab's forward_mfu, or ``scoring_mfu`` fitted
+    judge_b: float = 0.0              # reward=judge: the LLM judge's size (0: no judge); its pass is ``judge_seconds``
+    judge_tokens: int = 0             # the tokens it writes per rollout
 
 
 def optimizer_steps_per_epoch(i: WorkloadInputs) -> int:
@@ -91,9 +93,10 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     critic = i.method == "ppo"
     reference_forward = i.kl > 0
     lora = i.tuning == "lora"
-    reward_model = i.reward == "model"
+    judge = i.reward == "judge" and online
+    reward_model = i.reward == "model" or judge
     mem = model_memory(arch.total_b, i.rm_b, critic=critic, reference=reference_forward, reward=reward_model,
-                       offload=i.offload, tuning=i.tuning)
+                       offload=i.offload, tuning=i.tuning, reward_b=i.judge_b if judge else None)
     # an agentic episode (``turns`` > 1) is one sequence: the prompt, every turn's response and the observations
     # between them (``episode_tokens``); one turn is prompt + response, as before
     seq = episode_tokens(i, i.response_tokens)
@@ -106,7 +109,9 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
     critic_fwd = forward_flops_per_token(critic_arch, ctx) * tokens
     has_critic = critic and online
     scoring_train = policy_fwd + (critic_fwd if has_critic else 0.0) + (policy_fwd if reference_forward and lora else 0.0)
-    scoring_score = (policy_fwd if reference_forward and not lora else 0.0) + (critic_fwd if reward_model else 0.0)
+    # a learned reward model's forward; a judge's prefill and decode are its own pass (``judge_seconds``)
+    scoring_score = (policy_fwd if reference_forward and not lora else 0.0) + (
+        critic_fwd if reward_model and not judge else 0.0)
     train_per_token = train_flops_per_token(arch, ctx, lora) + (
         train_flops_per_token(critic_arch, ctx, lora) if has_critic else 0.0)
     per_epoch = optimizer_steps_per_epoch(i)
@@ -126,6 +131,7 @@ def workload(inputs: WorkloadInputs, gpu: GpuSpec) -> Workload:
         context_parallel=i.context_parallel, rm_b=i.rm_b,
         train_mfu=TRAIN_MFU if i.train_mfu is None else i.train_mfu,
         scoring_mfu=FORWARD_MFU if i.scoring_mfu is None else i.scoring_mfu,
+        judge_b=i.judge_b if judge else 0.0, judge_tokens=i.judge_tokens if judge else 0,
     )
 def episode_tokens(i: WorkloadInputs, response_tokens: float) -> float:
     """Tokens of one episode: prompt + turns · response + (turns − 1) · observation (agentic rollouts: the
