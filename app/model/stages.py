@@ -4,6 +4,7 @@ The stage is derived from the inputs alone (docs/model.md has the same rules as 
 
 | order | rule                                                                              | stage            |
 |-------|-----------------------------------------------------------------------------------|------------------|
+| 0     | turns > 1, rollouts > 0, method ≠ dpo, and reward = verifier / judge or pairs > 0 | agentic          |
 | 1     | method = grpo, rollouts > 0, and reward = verifier or pairs > 0                   | grpo             |
 | 2     | pairs = 0, unless an online loop scores with a verifier (reward = verifier, rollouts > 0, method ≠ dpo) | sft_only |
 | 3     | method = dpo                                                                      | dpo              |
@@ -13,7 +14,8 @@ The stage is derived from the inputs alone (docs/model.md has the same rules as 
 | 7     | otherwise                                                                         | ppo_loop         |
 
 ``grpo`` is the online critic-free loop: a group of responses per prompt, scored against the group's mean, no
-value model.  Its eval gate still shows (the eval harness node) but the stage stays ``grpo``.
+value model.  Its eval gate still shows (the eval harness node) but the stage stays ``grpo``.  ``agentic`` is the
+online loop whose rollouts are multi-turn episodes (tool calls, sandboxes): the environment answers between turns.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from dataclasses import dataclass
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
 
-STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
-RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo")  # the stages with an online RL loop
+STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo", "agentic")
+RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo", "agentic")  # the stages with an online RL loop
 NODE_IDS = (
     "demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
     "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log",
@@ -55,6 +57,8 @@ def stage_of(i: WorkloadInputs) -> str:
     # a verifier or an LLM judge scores without a reward model trained on preference pairs
     no_pairs_needed = i.reward in ("verifier", "judge")
     online_verifier = i.method != "dpo" and no_pairs_needed and i.rollouts > 0
+    if i.turns > 1 and i.rollouts > 0 and i.method != "dpo" and (no_pairs_needed or i.pairs > 0):
+        return "agentic"
     if i.method == "grpo" and i.rollouts > 0 and (no_pairs_needed or i.pairs > 0):
         return "grpo"
     if i.pairs == 0 and not online_verifier:
