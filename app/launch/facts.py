@@ -31,6 +31,7 @@ ARCH_MODEL_IDS: dict[str, str] = {
     "deepseek_v3": "deepseek-ai/DeepSeek-V3",
     "gpt_oss_20b": "openai/gpt-oss-20b",
     "gpt_oss_120b": "openai/gpt-oss-120b",
+    "qwen3_next_80b_a3b": "Qwen/Qwen3-Next-80B-A3B-Instruct",
     "kimi_k2": "moonshotai/Kimi-K2-Instruct",
 }
 
@@ -71,6 +72,8 @@ def common_notes(b: Builder, layout: LaunchLayout, rl: Rl | None, ray: bool = Tr
         b.note("launch.note.custom_model", path=PLACEHOLDER_MODEL, size=layout.policy_b)
     if rl is None:
         return
+    if layout.reward == "judge":  # the command scores with a reward function: the judge is the user's to serve
+        b.unmapped("reward")
     if not rl.ref:
         b.note("launch.note.no_reference")
     if layout.response_max_tokens > layout.response_tokens:

@@ -41,6 +41,40 @@ MLA_ROPE_DIM = 64  # the decoupled RoPE key width of DeepSeek-V3 and Kimi-K2 (qk
 DENSE_FFN_PER_HIDDEN = 8.0 / 3.0  # SwiGLU width when intermediate_size is absent: 3 · d · 8d/3 = 8d², as N = 12·L·d²
 
 
+def attention_layers_from_config(config: Mapping[str, object]) -> dict[str, int]:
+    """The attention a config.json's layers really have: ``window_layers`` and ``window`` (``layer_types``
+    "sliding_attention" with ``sliding_window``: gpt-oss, Gemma 3), ``linear_layers`` and ``linear_state_values``
+    (``layer_types`` "linear_attention", or every ``full_attention_interval``-th layer full and the rest linear:
+    Qwen3-Next's Gated DeltaNet, whose state is linear_num_value_heads · linear_key_head_dim · linear_value_head_dim
+    recurrent values plus (linear_conv_kernel_dim − 1) · (2 · key heads · key dim + value heads · value dim)
+    convolution inputs).  A plain transformer gives zeros.  The named architectures' fields are these
+    (tests/model/test_attention_kv.py reads each model's config.json fields).
+
+    >>> attention_layers_from_config({"num_hidden_layers": 4, "sliding_window": 128,
+    ...     "layer_types": ["sliding_attention", "full_attention"] * 2})
+    {'window_layers': 2, 'window': 128, 'linear_layers': 0, 'linear_state_values': 0}
+    """
+    if isinstance(config.get("text_config"), Mapping):
+        config = config["text_config"]  # type: ignore[assignment]
+    layers = _int(config.get("num_hidden_layers")) or 0
+    types = config.get("layer_types")
+    if not isinstance(types, list):
+        interval = _int(config.get("full_attention_interval"))
+        types = (["linear_attention" if (k + 1) % interval else "full_attention" for k in range(layers)]
+                 if interval and config.get("linear_num_value_heads") else [])
+    window = _int(config.get("sliding_window")) or 0
+    window_layers = sum(1 for t in types if t == "sliding_attention") if window else 0
+    linear_layers = sum(1 for t in types if t == "linear_attention")
+    state = 0
+    if linear_layers:
+        kh, vh = (_int(config.get(k)) or 0 for k in ("linear_num_key_heads", "linear_num_value_heads"))
+        kd, vd = (_int(config.get(k)) or 0 for k in ("linear_key_head_dim", "linear_value_head_dim"))
+        conv = max((_int(config.get("linear_conv_kernel_dim")) or 1) - 1, 0)
+        state = vh * kd * vd + conv * (2 * kh * kd + vh * vd)
+    return {"window_layers": window_layers, "window": window if window_layers else 0, "linear_layers": linear_layers,
+            "linear_state_values": state}
+
+
 CONFIG_ERROR_KINDS = ("too_large", "empty", "malformed", "not_object", "no_layers")
 
 

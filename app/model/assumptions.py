@@ -132,6 +132,16 @@ SOURCES: dict[str, Source] = {
                "NVIDIA-NeMo/Megatron-Bridge models/gpt_oss/gpt_oss_provider.py) and the gpt-oss model card, Table 1 "
                "(20.91 B total / 3.61 B active; 116.83 B / 5.13 B)",
                "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json"),
+        Source("cfg_qwen3_next", "Qwen3-Next-80B-A3B-Instruct config.json (Qwen on Hugging Face: num_hidden_layers 48, "
+               "hidden_size 2048, num_attention_heads 16, num_key_value_heads 2, head_dim 256, full_attention_interval "
+               "4, linear_num_key_heads 16, linear_num_value_heads 32, linear_key_head_dim 128, linear_value_head_dim "
+               "128, linear_conv_kernel_dim 4, num_experts 512, num_experts_per_tok 10, moe_intermediate_size 512, "
+               "shared_expert_intermediate_size 512, vocab_size 151936) and its model card (80 B total, 3 B activated)",
+               "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json"),
+        Source("vllm_hybrid_kv", "vLLM design docs, Hybrid KV Cache Manager: sliding-window layers keep only the "
+               "blocks inside their window, Mamba / linear-attention layers one constant-size state per request, "
+               "beside the full-attention layers' growing cache",
+               "https://docs.vllm.ai/en/latest/design/hybrid_kv_cache_manager.html"),
         Source("cfg_kimi_k2", "Kimi-K2 model summary (MoonshotAI/Kimi-K2 README §2: 1 T total, 32 B activated, 61 layers "
                "of which 1 dense, 384 experts, 8 selected, 1 shared, MLA) and config.json (moonshotai on Hugging Face)",
                "https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/config.json"),
@@ -254,7 +264,13 @@ class Arch:
     ``expert_hidden`` the width of one routed expert's MLP (config.json ``moe_intermediate_size``) and
     ``moe_layers`` the layers that have routed experts (DeepSeek-V3: 61 − ``first_k_dense_replace`` 3 = 58).
     MLA: the latent KV cache of ``kv_lora_rank + rope_dim`` values per layer.  ``head_dim`` is the attention
-    width per head (for MLA the query/key width, nope + rope)."""
+    width per head (for MLA the query/key width, nope + rope).
+
+    Attention a layer really has (config.json ``layer_types``, ``sliding_window``, ``full_attention_interval``;
+    ``attention_layers_from_config`` in app/model/architectures.py reads them): ``window_layers`` layers attend to
+    the last ``window`` tokens only (gpt-oss: every other layer, 128 tokens), ``linear_layers`` layers keep a
+    constant state of ``linear_state_values`` values per sequence instead of a KV cache (Qwen3-Next's Gated
+    DeltaNet: three of every four layers); the rest attend to the whole context."""
 
     key: str
     layers: int
@@ -275,6 +291,15 @@ class Arch:
     moe_layers: int = 0
     source: str | None = None
     mtp_layers: int = 0       # multi-token-prediction modules shipped with the weights (num_nextn_predict_layers)
+    window_layers: int = 0    # sliding-window layers (layer_types "sliding_attention")
+    window: int = 0           # their window, tokens (sliding_window)
+    linear_layers: int = 0    # linear-attention / state-space layers (layer_types "linear_attention")
+    linear_state_values: int = 0  # one such layer's fixed state per sequence, values (recurrent + convolution)
+
+    @property
+    def full_layers(self) -> int:
+        """Layers whose KV cache grows with the whole context."""
+        return self.layers - self.window_layers - self.linear_layers
 
     @property
     def attn_dim(self) -> int:
@@ -336,10 +361,19 @@ ARCHS: dict[str, Arch] = {
              source="cfg_deepseek_v3", mtp_layers=1),
         # gpt-oss: 64 query heads of 64 over hidden 2,880, every layer MoE (num_local_experts, experts_per_token 4,
         # intermediate_size 2,880 per expert); attention alternates a 128-token sliding window and full context
+        # (layer_types ["sliding_attention", "full_attention"] × 12 or × 18, sliding_window 128)
         Arch("gpt_oss_20b", 24, 2880, 64, 8, 64, 201_088, 20.9, 3.6, "gqa", experts=32, experts_per_token=4,
-             expert_hidden=2880, moe_layers=24, source="cfg_gpt_oss"),
+             expert_hidden=2880, moe_layers=24, source="cfg_gpt_oss", window_layers=12, window=128),
         Arch("gpt_oss_120b", 36, 2880, 64, 8, 64, 201_088, 116.8, 5.1, "gqa", experts=128, experts_per_token=4,
-             expert_hidden=2880, moe_layers=36, source="cfg_gpt_oss"),
+             expert_hidden=2880, moe_layers=36, source="cfg_gpt_oss", window_layers=18, window=128),
+        # Qwen3-Next-80B-A3B: 48 layers, full_attention_interval 4 (one gated-attention layer of 16 heads, 2 KV heads
+        # of 256, after three Gated DeltaNet layers), 512 experts of 512, 10 routed + 1 shared.  A DeltaNet layer's
+        # state per sequence: the recurrent state linear_num_value_heads 32 × linear_key_head_dim 128 ×
+        # linear_value_head_dim 128 = 524,288 values, plus the convolution's last linear_conv_kernel_dim − 1 = 3
+        # inputs of (2 · 16 · 128 + 32 · 128) = 8,192 channels = 24,576: 548,864 values
+        Arch("qwen3_next_80b_a3b", 48, 2048, 16, 2, 256, 151_936, 80.0, 3.0, "gqa", experts=512, experts_per_token=10,
+             shared_experts=1, expert_hidden=512, moe_layers=48, source="cfg_qwen3_next", linear_layers=36,
+             linear_state_values=548_864),
         # Kimi-K2: DeepSeek-V3's layout with 384 experts, 64 heads and first_k_dense_replace 1 (60 MoE layers);
         # 1,026 B counted from its config.json (tests/model/test_architectures.py), which the README rounds to "1 T"
         Arch("kimi_k2", 61, 7168, 64, 64, 192, 163_840, 1026.0, 32.0, "mla", experts=384, experts_per_token=8,
@@ -400,6 +434,9 @@ _CONSTANTS = (
     Constant("spec_acceptance", 1.8, "tokens per decode step", "deepseek_v3_report"),  # the acceptance default
     # a proposal reads one decoder layer's worth of the target's weights (an MTP module, an EAGLE head)
     Constant("spec_draft_layers", 1.0, "decoder layers per proposed token"),
+    # --- reward=judge (physics/judge.py): a generative LLM judge's defaults --------------------------------------
+    Constant("judge_default_b", 7.0, "B params"),             # the reward model's default size (rm_b)
+    Constant("judge_default_tokens", 512.0, "tokens per rollout"),  # a short rationale and a verdict
     # --- the refit (physics/refit.py): a fit to verl's checkpoint-engine ablation table (fully_async.md) ---------
     # load per tensor: the geometric mean of the bucketed rows' seconds per tensor beyond the wire (Qwen3-235B-A22B
     # (23.7 − 9.4 − 0.235) / 36,757 = 0.383 ms, Qwen3-30B-A3B (4.38 − 1.22 − 0.03) / 18,771 = 0.167 ms): 0.25 ms
@@ -504,6 +541,8 @@ EXPERT_EXCHANGE_S = c("expert_exchange_s")
 DISPATCH_COMBINE_BYTES = c("dispatch_combine_bytes_per_value")
 SPEC_DRAFT_TOKENS = int(c("spec_draft_tokens"))
 SPEC_ACCEPTANCE = c("spec_acceptance")
+JUDGE_DEFAULT_B = c("judge_default_b")
+JUDGE_DEFAULT_TOKENS = int(c("judge_default_tokens"))
 SPEC_DRAFT_LAYERS = c("spec_draft_layers")
 REFIT_LOAD_PER_TENSOR_S = c("refit_load_per_tensor_s")
 REFIT_COLLECTIVE_PER_TENSOR_S = c("refit_collective_per_tensor_s")

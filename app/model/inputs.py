@@ -27,6 +27,8 @@ from app.model.assumptions import (
     ENGINE_RELEASE_IDS,
     FORWARD_MFU,
     GPUS,
+    JUDGE_DEFAULT_B,
+    JUDGE_DEFAULT_TOKENS,
     MICRO_BATCH_TOKENS_PER_GPU,
     SEPARATE_MIN_GPUS,
     SPEC_ACCEPTANCE,
@@ -59,7 +61,7 @@ class ChoiceSpec:
 
 _M = 1_000_000
 _SIZES = (0.1, 0.125, 0.35, 0.5, 1, 1.3, 1.5, 3, 6, 7, 8, 13, 14, 30, 34, 65, 70, 175, 405, 671, 1_000)
-_TOKENS = (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
+_TOKENS = (16, 32, 64, 128, 256, 512, 1_024, 2_048, 4_096, 8_192, 16_384, 32_768, 65_536, 131_072)
 NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("demos", 13_000, 0, 10 * _M, True, "demos",
                (0, 1_000, 2_000, 5_000, 13_000, 20_000, 50_000, 100_000, 200_000, 500_000, _M, 2 * _M,
@@ -67,8 +69,10 @@ NUMBERS: tuple[NumberSpec, ...] = (
     NumberSpec("pairs", 161_000, 0, 10 * _M, True, "pairs",
                (0, 1_000, 5_000, 10_000, 20_000, 61_000, 100_000, 161_000, 300_000, 500_000, _M, 1_420_000,
                 2_920_000, 5 * _M, 10 * _M), description="preference pairs"),
-    NumberSpec("rollouts", 512, 0, 8_192, True, "rollouts",
-               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192),
+    # up to 65,536 responses per step (prompts × group: 8,192 prompts × 8, or 1,024 × 64), as 2026's largest runs
+    NumberSpec("rollouts", 512, 0, 65_536, True, "rollouts",
+               (0, 16, 32, 64, 128, 256, 384, 512, 640, 768, 1_024, 1_536, 2_048, 3_072, 4_096, 6_144, 8_192, 16_384,
+                32_768, 65_536),
                description="rollouts (responses) per RL step"),
     NumberSpec("policy_b", 7, 0.1, 1_100, False, "B params", _SIZES,  # up to Kimi-K2's 1,026 B
                description="policy size, billions of parameters (a named arch sets it)"),
@@ -93,9 +97,9 @@ NUMBERS: tuple[NumberSpec, ...] = (
                group="algorithm", description="the RL prompt set: one pass is the run"),
     NumberSpec("gpus", 8, 1, 4_096, True, "GPUs",
                (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1_024, 2_048, 4_096), group="hardware", description="total GPU count"),
-    NumberSpec("prompt_tokens", 512, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
-    NumberSpec("response_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
-    NumberSpec("response_max_tokens", 1024, 16, 32_768, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
+    NumberSpec("prompt_tokens", 512, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="prompt length"),
+    NumberSpec("response_tokens", 1024, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="mean response length"),
+    NumberSpec("response_max_tokens", 1024, 16, 131_072, True, "tokens", _TOKENS, group="algorithm", description="the longest response (≥ the mean; absent: the mean)"),
     NumberSpec("optimizer_steps", 0, 0, 64, True, "optimizer steps", (0, 1, 2, 4, 8, 16, 32, 64), group="algorithm",
                description="optimizer steps per RL step (mini-batches per epoch); 0 = the method's recipe default: "
                            "GRPO 1 (NeMo RL), PPO 4 (verl's examples)"),
@@ -118,7 +122,9 @@ NUMBERS: tuple[NumberSpec, ...] = (
 CHOICES: tuple[ChoiceSpec, ...] = (
     ChoiceSpec("method", "ppo", ("ppo", "grpo", "dpo"), description="ppo, grpo (critic-free, group baseline) or dpo"),
     ChoiceSpec("arch", "custom", ARCH_IDS, group="model", description="policy architecture; a named one sets policy_b"),
-    ChoiceSpec("reward", "model", ("model", "verifier"), group="algorithm", description="a learned reward model or a rule-based checker"),
+    ChoiceSpec("reward", "model", ("model", "verifier", "judge"), group="algorithm",
+               description="a learned reward model, a rule-based checker, or a generative LLM judge (judge_b, "
+                           "judge_tokens) whose own decode is charged to scoring"),
     ChoiceSpec("tuning", "full", ("full", "lora"), group="model", description="full fine-tuning or LoRA adapters on a frozen base"),
     ChoiceSpec("placement", "colocated", ("colocated", "separate"), group="hardware", description="colocated (hybrid engine) or separate (disaggregated) generation and scoring"),
     ChoiceSpec("engine", "vllm", ("vllm", "hf"), group="hardware", description="a paged inference engine, or HF generate inside the trainer"),
@@ -217,6 +223,18 @@ PRACTICE_NUMBERS: tuple[NumberSpec, ...] = (
                group="algorithm", description="agentic rollouts: tokens the environment feeds back per turn "
                                                  "(prefilled, scored and trained over, never generated)"),
 )
+# reward=judge: a generative LLM judge (an off-the-shelf instruct model prompted to grade each rollout, then a verdict),
+# served like the rollout engine; its size and output length are teaching assumptions (judge_default_b: a 7 B judge,
+# the reward model's default size; judge_default_tokens: a short rationale and a verdict in 512 tokens)
+JUDGE_NUMBERS: tuple[NumberSpec, ...] = (
+    NumberSpec("judge_b", JUDGE_DEFAULT_B, 0.5, 1_000, False, "B params", (0.5, 1.5, 3, 7, 8, 14, 32, 70, 235, 671), group="algorithm",
+               description="reward=judge: the LLM judge's size, billions of parameters"),
+    NumberSpec("judge_tokens", JUDGE_DEFAULT_TOKENS, 1, 32_768, True, "tokens per rollout", (1, 16, 64, 256, 512, 1_024, 2_048, 4_096,
+                                                                         8_192, 32_768),
+               group="algorithm", description="reward=judge: tokens the judge writes per rollout (its rationale and "
+                                              "verdict), decoded on the scoring GPUs"),
+)
+PRACTICE_NUMBERS = (*PRACTICE_NUMBERS, *JUDGE_NUMBERS)
 PRACTICE_SPECS: dict[str, NumberSpec | ChoiceSpec] = {s.name: s for s in (*PRACTICE_NUMBERS, *PRACTICE_CHOICES)}
 PRACTICE_NAMES: tuple[str, ...] = tuple(PRACTICE_SPECS)
 NUMBER_SPECS = {s.name: s for s in NUMBERS}
@@ -234,7 +252,7 @@ PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's orde
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
-STEP_MAX = 12  # walkthrough steps: len(scenarios.WALKTHROUGH) (tests/model/test_walk_figures.py checks it)
+STEP_MAX = 13  # walkthrough steps: len(scenarios.WALKTHROUGH) (tests/model/test_walk_figures.py checks it)
 DPO_MIN_BETA = 0.001  # DPO's loss divides by nothing but needs β > 0 to mean anything (PRODUCT.md)
 
 

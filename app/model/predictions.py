@@ -136,8 +136,13 @@ def _p12(f: dict[str, float]) -> Prediction:  # the side that sets the step off-
     return _choice(12, {"gen": f["generation_s"], "score_train": f["score_train_s"]})
 
 
+def _p13(f: dict[str, float]) -> Prediction:  # what holds an agentic step longest
+    return _choice(13, {"decode": f["decode_s"], "env": f["env_wait_s"], "score": f["scoring_s"],
+                        "train": f["training_s"]})
+
+
 _PREDICTIONS: dict[int, Callable[[dict[str, float]], Prediction]] = {
-    1: _p1, 2: _p2, 3: _p3, 4: _p4, 5: _p5, 6: _p6, 7: _p7, 8: _p8, 9: _p9, 10: _p10, 11: _p11, 12: _p12,
+    1: _p1, 2: _p2, 3: _p3, 4: _p4, 5: _p5, 6: _p6, 7: _p7, 8: _p8, 9: _p9, 10: _p10, 11: _p11, 12: _p12, 13: _p13,
 }
 
 

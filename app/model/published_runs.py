@@ -33,7 +33,7 @@ ARCH_KEYS = (
     "qwen3_30b_a3b", "qwen3_235b_a22b", "deepseek_v3",
     # agreed for the arch branch (COORDINATION.md)
     "qwen25_1_5b", "qwen25_3b", "qwen25_14b", "qwen25_32b", "qwen3_4b", "qwen3_14b", "llama32_3b", "gpt_oss_20b",
-    "gpt_oss_120b", "kimi_k2",
+    "gpt_oss_120b", "kimi_k2", "qwen3_next_80b_a3b",
 )
 DTYPES = ("bf16", "fp8")
 FIGURES = {  # figure name -> unit

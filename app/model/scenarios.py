@@ -1,4 +1,4 @@
-"""The evolution presets (seven cards, in order) and the step-by-step walkthrough, as data.
+"""The evolution presets (eight cards, in order) and the step-by-step walkthrough, as data.
 
 Each preset and step is a complete workload: it sets every parameter, so its link reopens exactly that state.
 The text (title, question, reveal, takeaway) lives in the catalogues under ``preset.<id>.*`` and ``walk.<n>.*``.
@@ -39,6 +39,14 @@ class Preset:
 
 # The page's default layout is colocated (the one the lab recommends); from "scaled rollouts" on, the cards show the
 # 2023 separate layout whose searched split their descriptions talk about.
+# An agentic workload (the ``agentic`` card and walkthrough step 13): Qwen3-8B as a software-engineering agent under
+# GRPO, 8 turns per episode of 512 tokens (2,048 at most), 1,024 tokens of tool output fed back per turn, unit tests as
+# the verifier, and a sandbox that takes 60 s per turn to run them (a teaching input: SWE-bench-style test runs take
+# tens of seconds to minutes), the agent loop synchronous (the batch waits for every environment)
+_AGENT = dict(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verifier", kl=0.001, rollouts=512,
+              prompt_tokens=1024, response_tokens=512, response_max_tokens=2048, engine="vllm", gpu="h100_80g",
+              gpus=16, eval_every=10, turns=8, observation_tokens=1024, env_latency_s=60.0, agent_loop="sync")
+
 PRESETS: tuple[Preset, ...] = (
     Preset("sft_only", _w(pairs=0, rollouts=0)),
     Preset("reward_model", _w(rollouts=0)),
@@ -51,6 +59,8 @@ PRESETS: tuple[Preset, ...] = (
     Preset("grpo", _w(arch="qwen3_8b", policy_b=8.2, method="grpo", group=8, reward="verifier", kl=0.001,
                       rollouts=1024, prompt_tokens=256, response_tokens=2048, response_max_tokens=8192,
                       placement="colocated", engine="vllm", gpu="h100_80g", gpus=16, eval_every=10)),
+    # agentic RL, 2026 style (``_AGENT``): the GRPO card's policy as a software-engineering agent, 8 turns per episode
+    Preset("agentic", _w(**_AGENT, placement="colocated")),
 )
 PRESET_BY_ID = {p.id: p for p in PRESETS}
 
@@ -86,6 +96,8 @@ WALKTHROUGH: tuple[WalkStep, ...] = (
     WalkStep(11, _walk(**_COT, placement="separate", step=11), "rollout_load"),
     # 12. one step off-policy: the same split, generation of step n + 1 overlapping step n's training
     WalkStep(12, _walk(**{**_COT, "staleness": 1}, placement="separate", step=12), "policy_update"),
+    # 13. the environment becomes the bottleneck: the agentic card's workload, 8 turns with a 60 s sandbox each
+    WalkStep(13, _walk(**_AGENT, placement="colocated", step=13), "rollout_gen"),
 )
 
 
@@ -234,9 +246,22 @@ def _step12(r: Result) -> dict[str, float]:
             "partial_speedup": co.step.total_s / partial.step.total_s, "tail_s": s.tail_s}
 
 
+def _step13(r: Result) -> dict[str, float]:
+    """The environment's share: the step's decoding against its waits for the sandbox, the same episodes with an
+    asynchronous agent loop, and one turn with no environment."""
+    i, g = r.inputs, r.step.gen
+    overlapped = evaluate(_inputs(13, agent_loop="async"))
+    one = evaluate(_inputs(13, turns=1, env_latency_s=0.0, observation_tokens=0))
+    wait = g.env_wait_s
+    return {**_phases(r), "turns": i.turns, "env_latency_s": i.env_latency_s, "observation_tokens": i.observation_tokens,
+            "waits": i.turns - 1, "env_wait_s": wait, "decode_s": r.step.generation_s - wait, "env_pct": 100 * wait / r.step.total_s,
+            "async_total_s": overlapped.step.total_s, "async_wait_s": overlapped.step.gen.env_wait_s,
+            "one_total_s": one.step.total_s, "ratio": r.step.total_s / one.step.total_s}
+
+
 _FIGURES: dict[int, Callable[[Result], dict[str, float]]] = {
     1: _step1, 2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7, 8: _step8,
-    9: _step9, 10: _step10, 11: _step11, 12: _step12,
+    9: _step9, 10: _step10, 11: _step11, 12: _step12, 13: _step13,
 }
 
 

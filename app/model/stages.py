@@ -4,8 +4,9 @@ The stage is derived from the inputs alone (docs/model.md has the same rules as 
 
 | order | rule                                                                              | stage            |
 |-------|-----------------------------------------------------------------------------------|------------------|
-| 1     | method = grpo, rollouts > 0, and reward = verifier or pairs > 0                   | grpo             |
-| 2     | pairs = 0, unless an online loop scores with a verifier (reward = verifier, rollouts > 0, method ≠ dpo) | sft_only |
+| 0     | turns > 1, rollouts > 0, method ≠ dpo, and reward = verifier / judge or pairs > 0 | agentic          |
+| 1     | method = grpo, rollouts > 0, and reward = verifier / judge or pairs > 0           | grpo             |
+| 2     | pairs = 0, unless an online loop scores without one (reward = verifier / judge, rollouts > 0, method ≠ dpo) | sft_only |
 | 3     | method = dpo                                                                      | dpo              |
 | 4     | rollouts = 0                                                                      | reward_model     |
 | 5     | eval_every ≤ 20 RL steps                                                          | eval_gated       |
@@ -13,7 +14,8 @@ The stage is derived from the inputs alone (docs/model.md has the same rules as 
 | 7     | otherwise                                                                         | ppo_loop         |
 
 ``grpo`` is the online critic-free loop: a group of responses per prompt, scored against the group's mean, no
-value model.  Its eval gate still shows (the eval harness node) but the stage stays ``grpo``.
+value model.  Its eval gate still shows (the eval harness node) but the stage stays ``grpo``.  ``agentic`` is the
+online loop whose rollouts are multi-turn episodes (tool calls, sandboxes): the environment answers between turns.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from dataclasses import dataclass
 from app.model.assumptions import EVAL_GATE_MAX_STEPS, SCALED_ROLLOUTS_MIN
 from app.model.inputs import WorkloadInputs
 
-STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
-RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo")  # the stages with an online RL loop
+STAGE_IDS = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo", "agentic")
+RL_LOOP_STAGES = ("ppo_loop", "scaled_rollouts", "eval_gated", "grpo", "agentic")  # the stages with an online RL loop
 NODE_IDS = (
     "demonstrations", "preference_data", "sft_trainer", "rm_trainer", "reward_model", "rollout_gen",
     "policy_update", "reference_model", "eval_harness", "model_registry", "metrics_log",
@@ -52,8 +54,12 @@ MEMORY = "memory"  # the bottleneck when the stage's models do not fit: no node,
 
 def stage_of(i: WorkloadInputs) -> str:
     """The architecture stage, by the rules in the module docstring."""
-    online_verifier = i.method != "dpo" and i.reward == "verifier" and i.rollouts > 0
-    if i.method == "grpo" and i.rollouts > 0 and (i.reward == "verifier" or i.pairs > 0):
+    # a verifier or an LLM judge scores without a reward model trained on preference pairs
+    no_pairs_needed = i.reward in ("verifier", "judge")
+    online_verifier = i.method != "dpo" and no_pairs_needed and i.rollouts > 0
+    if i.turns > 1 and i.rollouts > 0 and i.method != "dpo" and (no_pairs_needed or i.pairs > 0):
+        return "agentic"
+    if i.method == "grpo" and i.rollouts > 0 and (no_pairs_needed or i.pairs > 0):
         return "grpo"
     if i.pairs == 0 and not online_verifier:
         return "sft_only"
@@ -83,7 +89,7 @@ class NodeState:
 
 
 NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
-NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "no_kl", "tail")
+NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "judge", "no_kl", "tail")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +107,13 @@ def active_nodes(i: WorkloadInputs, stage: str) -> dict[str, bool]:
     rl_loop = stage in RL_LOOP_STAGES
     dpo = stage == "dpo"
     rm = i.pairs > 0 and i.method != "dpo" and i.reward == "model"
+    judge = rl_loop and i.reward == "judge"  # an LLM judge scores: the reward node runs, nothing trains it
     return {
         "demonstrations": i.demos > 0,
         "sft_trainer": i.demos > 0,
         "preference_data": i.pairs > 0,
         "rm_trainer": rm,
-        "reward_model": rm,
+        "reward_model": rm or judge,
         "rollout_gen": rl_loop,
         "policy_update": rl_loop or dpo,
         "reference_model": (rl_loop and i.kl > 0) or dpo,
@@ -163,8 +170,8 @@ def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str
     if stage not in RL_LOOP_STAGES:
         return {}
     notes = {"policy_update": "actor_only" if i.method == "grpo" else "actor_critic"}
-    if i.reward == "verifier":
-        notes["reward_model"] = "verifier"
+    if i.reward in ("verifier", "judge"):
+        notes["reward_model"] = i.reward
     if i.kl == 0:
         notes["reference_model"] = "no_kl"
     if tail_bound:
@@ -179,6 +186,8 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
     removed = set(DPO_REMOVES) if dpo else set()
     if online and i.reward == "verifier":
         removed |= {"rm_trainer", "reward_model"}  # a verifier scores instead: no reward model to train or run
+    if online and i.reward == "judge":
+        removed.add("rm_trainer")  # an LLM judge is prompted, not trained: the reward node runs, its trainer goes
     if online and i.kl == 0:
         removed.add("reference_model")  # kl = 0: no KL term, no reference model (DAPO)
     notes = node_notes(i, stage, tail_bound)

@@ -129,7 +129,7 @@ class MemoryOut(BaseModel):
     scoring_per_gpu_gb: float
     generation_per_gpu_gb: float
     kv_gb_per_replica: float
-    kv_bytes_per_token: float = Field(description="the policy's KV cache per token (MHA / GQA / MLA), B")
+    kv_bytes_per_token: float = Field(description="the policy's KV cache per token (MHA / GQA / MLA) of one longest sequence: its cache over its tokens, less than the full-attention rate where sliding-window or linear-attention layers stop growing, B")
     activation_gb: float = Field(description="checkpointed activations of one micro-batch on a training GPU")
     logits_gb: float = Field(description="logits for the log-probs on a training GPU")
     host_gb: float = Field(description="optimizer states in host memory (offload=optimizer)")

@@ -87,5 +87,6 @@ def timeline(r: Result) -> tuple[Lane, ...]:
     gen = Lane("gen", s.groups.generation, _generation_bars(0.0, s, total))
     if s.trainer_scores:  # the training GPUs score, then train (no scoring GPUs)
         return gen, Lane(trained, s.groups.training, (*score, *train))
-    return gen, Lane("score" if i.reward == "model" else "score_ref", s.groups.scoring, score), Lane(
+    # a reward model or an LLM judge runs on the scoring GPUs beside the reference; a verifier runs on CPU
+    return gen, Lane("score_ref" if i.reward == "verifier" else "score", s.groups.scoring, score), Lane(
         trained, s.groups.training, train)

@@ -16,6 +16,9 @@ from app.model.inputs import (
     NUMBER_SPECS,
     NUMBERS,
     PARAM_NAMES,
+    PRACTICE_NUMBERS,
+    PRACTICE_SPECS,
+    ChoiceSpec,
     fmt_param,
 )
 from app.model.scenarios import moved_from_step, walk_figures
@@ -72,7 +75,7 @@ class Control:
         return self.value != "custom"
 
 
-LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in NUMBERS}
+LADDER_JSON = {s.name: json.dumps([fmt_param(float(v)) for v in s.ladder]) for s in (*NUMBERS, *PRACTICE_NUMBERS)}
 
 
 def _nearest_index(ladder: tuple[float, ...], value: float) -> int:
@@ -96,6 +99,18 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
         else:
             spec = CHOICE_SPECS[name]
             out.append(Control("choice", name, spec.group, value, choices=spec.choices, changed=changed))
+    # 2026 practice (refit, speculative decoding, agentic turns, the LLM judge), after the contract's own in each
+    # group: the canonical query leaves a default out, the form sends it (the same state either way)
+    for name, p in PRACTICE_SPECS.items():
+        value = getattr(inputs, name)
+        changed = value != p.default
+        if isinstance(p, ChoiceSpec):
+            out.append(Control("choice", name, p.group, value, choices=p.choices, changed=changed))
+        else:
+            out.append(Control(
+                "number", name, p.group, fmt_param(value), min=fmt_param(p.minimum), max=fmt_param(p.maximum),
+                step="1" if p.integer else "any", ladder=LADDER_JSON[name], index=_nearest_index(p.ladder, value),
+                last=len(p.ladder) - 1, changed=changed))
     return tuple(out)
 
 

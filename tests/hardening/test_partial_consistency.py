@@ -29,12 +29,12 @@ CHANGES = {
     "kl": ["0.001", "0.5", "nan", "7"], "policy_b": ["0.35", "70", "671", "0"], "rm_b": ["0.1", "70"],
     "method": ["ppo", "dpo", "xx"], "placement": ["colocated", "separate", "<b>"], "epochs": ["1", "4", "99"],
     "gpu": ["a100_40g", "h200_141g", "tpu"], "pairs": ["0", "1000", "-1"], "demos": ["0", "10000000"],
-    "eval_every": ["1", "1000", "0"], "prompt_tokens": ["16", "32768", "8"], "response_tokens": ["64", "40000"],
+    "eval_every": ["1", "1000", "0"], "prompt_tokens": ["16", "131072", "8"], "response_tokens": ["64", "200000"],
     # the second edition's parameters, good and bad (the rules between them: a named arch sets policy_b, the
     # longest response is at least the mean, staleness needs separate on ≥ 4 GPUs, DPO's β ≥ 0.001)
     "method_2": ["grpo", "ppo2"], "kl_2": ["0", "-1"], "group": ["1", "64", "0"],
     "arch": ["custom", "llama3_8b", "deepseek_v3", "gpt5"], "reward": ["model", "verifier", "rm"],
-    "response_max_tokens": ["16", "4096", "32768", "-3"], "staleness": ["0", "2", "9"],
+    "response_max_tokens": ["16", "4096", "131072", "-3"], "staleness": ["0", "2", "9"],
     "engine": ["vllm", "hf", "trt"], "offload": ["none", "optimizer", "all"], "tuning": ["full", "lora", "qlora"],
     "prompts": ["0", "1000000", "-1"], "gpu_2": ["h20_96g", "b200_180g"],
 }

@@ -564,8 +564,8 @@ def consistent_layouts(draw) -> LaunchLayout:
     else:
         split = (gpus, gpus, gpus)
     method = draw(st.sampled_from(["ppo", "grpo", "dpo"]))
-    response = draw(st.integers(16, 32_768))
-    prompt = draw(st.integers(16, 32_768))
+    response = draw(st.integers(16, 131_072))
+    prompt = draw(st.integers(16, 131_072))
     return LaunchLayout(
         method=method, arch=draw(st.sampled_from(["custom", *ARCH_MODEL_IDS])),
         policy_b=draw(st.floats(0.1, 1000)), reward=draw(st.sampled_from(["model", "verifier"])),
@@ -573,7 +573,7 @@ def consistent_layouts(draw) -> LaunchLayout:
         generation_gpus=split[0], scoring_gpus=split[1], training_gpus=split[2], rollout_tp=tp,
         rollout_replicas=split[0] // tp if placement == "separate" else gpus // tp,
         gpu_memory_utilization=draw(st.floats(0.05, 1.0)), group=draw(st.integers(1, 64)),
-        rollouts=draw(st.integers(1, 8192)), kl=draw(st.sampled_from([0.0, 0.001, 0.02, 1.0])) or
+        rollouts=draw(st.integers(1, 65_536)), kl=draw(st.sampled_from([0.0, 0.001, 0.02, 1.0])) or
         (0.1 if method == "dpo" else 0.0), epochs=draw(st.integers(1, 16)),
         prompt_tokens=prompt, prompt_max_tokens=prompt + draw(st.integers(0, 1000)),
         response_tokens=response, response_max_tokens=response + draw(st.integers(0, 30_000)),

@@ -90,7 +90,7 @@ def _stage_rules(text: str) -> list[tuple[str, str, str]]:
 
 def test_stage_rules_table_matches_stages_docstring() -> None:
     in_code = _stage_rules(stages.__doc__ or "")
-    assert [r[2] for r in in_code] == ["grpo", "sft_only", "dpo", "reward_model", "eval_gated", "scaled_rollouts",
+    assert [r[2] for r in in_code] == ["agentic", "grpo", "sft_only", "dpo", "reward_model", "eval_gated", "scaled_rollouts",
                                        "ppo_loop"]
     assert _stage_rules(DOC) == in_code
 

@@ -602,7 +602,7 @@ def test_stage_rules(changes: dict, stage: str) -> None:
 
 
 def test_stage_ids() -> None:
-    assert STAGE_IDS == ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
+    assert STAGE_IDS == ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo", "agentic")
 
 
 @pytest.mark.parametrize(
@@ -820,7 +820,7 @@ def test_effective_applies_the_rules_between_parameters() -> None:
         ("gpus", 0), ("gpus", 4097), ("rollouts", -1), ("policy_b", 0.05), ("epochs", 17), ("kl", -0.1),
         ("kl", 1.5), ("kl", math.nan), ("method", "ppo2"), ("method", "sgd"), ("arch", "gpt5"), ("group", 0),
         ("group", 65), ("staleness", 9), ("engine", "trt"), ("offload", "all"), ("tuning", "qlora"),
-        ("reward", "human"), ("gpu", "v100"), ("response_max_tokens", 40_000), ("prompts", -1), ("step", STEP_MAX + 1),
+        ("reward", "human"), ("gpu", "v100"), ("response_max_tokens", 200_000), ("prompts", -1), ("step", STEP_MAX + 1),
     ],
 )
 def test_workload_inputs_strict(field: str, bad: object) -> None:

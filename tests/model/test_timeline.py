@@ -46,13 +46,15 @@ def test_the_bars_are_the_phases_seconds(inputs: WorkloadInputs) -> None:
     s = evaluate(inputs).step
     t = timeline(evaluate(inputs))
     gen = t.lanes[0]
-    assert _work(gen, "gen") + _work(gen, "tail") == pytest.approx(s.generation_s)
+    # generation = the batch's own decoding + the longest responses' tail + the environment's wait (agentic turns)
+    assert _work(gen, "gen") + _work(gen, "tail") + _work(gen, "env") == pytest.approx(s.generation_s)
     assert _work(gen, "tail") == pytest.approx(min(s.tail_s, s.generation_s))
+    assert _work(gen, "env") == pytest.approx(s.env_wait_s)
     train = next(lane for lane in t.lanes if lane.lane in ("all", "train"))
     assert _work(train, "train") == pytest.approx(s.training_s)
     assert _work(train, "sync") == pytest.approx(s.sync_s)
     if s.groups.colocated:  # one lane taking turns: the phases one after another
-        assert [seg.part for seg in gen.segments if seg.part != "tail"][:3] == ["gen", "score", "train"]
+        assert [seg.part for seg in gen.segments if seg.part not in ("tail", "env")][:3] == ["gen", "score", "train"]
     else:
         start = next(seg.start_s for seg in train.segments if seg.part == "train")
         # synchronous: training waits for the last response and its scores; ahead: only for the scores

@@ -28,7 +28,7 @@ def _fields(text: str) -> set[str]:
 
 
 def test_step_max_follows_the_walkthrough() -> None:
-    assert STEP_MAX == len(WALKTHROUGH) == 12
+    assert STEP_MAX == len(WALKTHROUGH) == 13
     assert list(range(1, STEP_MAX + 1)) == STEPS
 
 
@@ -178,3 +178,21 @@ def test_step_12_one_step_off_policy() -> None:
     assert f["partial_total_s"] <= f["total_s"] and f["partial_speedup"] > f["co_speedup"]
     # "against the synchronous split": step 11's state, the same layout without staleness
     assert f["same_layout_sync_s"] == f["sync_total_s"]
+
+
+def test_step_13_the_environment_becomes_the_bottleneck() -> None:
+    """8 turns with a 60 s sandbox between them, synchronous: the batch waits 7 · 60 = 420 s, more than the engine
+    decodes; the step is generation (decoding + waits) + scoring + training + refit, and an asynchronous agent loop
+    cannot hide the longest trajectory's own 7 waits."""
+    from app.model.evaluate import evaluate
+    from app.model.predictions import prediction
+
+    f = walk_figures(13)
+    assert (f["turns"], f["env_latency_s"], f["waits"]) == (8, 60.0, 7)
+    assert f["env_wait_s"] == pytest.approx(7 * 60.0)
+    assert f["decode_s"] + f["env_wait_s"] == pytest.approx(f["generation_s"])
+    assert f["total_s"] == pytest.approx(f["generation_s"] + f["scoring_s"] + f["training_s"] + f["sync_s"])
+    assert f["env_wait_s"] > max(f["decode_s"], f["scoring_s"], f["training_s"])
+    assert f["async_wait_s"] > 0 and f["async_total_s"] < f["total_s"]
+    assert prediction(13).answer_value == "env"
+    assert evaluate(WALKTHROUGH[12].inputs).stage == "agentic"

@@ -23,7 +23,7 @@ from app.model.physics.step import GpuLayout as GpuLayoutRecord
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS, STAGE_IDS
 
-PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo")
+PRESET_ORDER = ("sft_only", "reward_model", "ppo_loop", "scaled_rollouts", "eval_gated", "dpo", "grpo", "agentic")
 # PRODUCT.md's parameters, first and second edition (the form's order is the canonical query's: a set here)
 CONTRACT_INPUTS = {"demos", "pairs", "rollouts", "policy_b", "rm_b", "epochs", "kl", "eval_every", "method",
                    "placement", "gpu", "gpus", "prompt_tokens", "response_tokens",

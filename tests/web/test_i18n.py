@@ -119,7 +119,7 @@ FAMILIES: dict[str, list[str]] = {
     "choice.*.*": [f"choice.{s.name}.{v}" for s in CHOICES for v in s.choices],
     "arch.attention.*": _keys("arch.attention.*", *sorted({a.attention for a in ARCHS.values()})),
     "arch.sub.*": _keys("arch.sub.*", "dense", "moe"),
-    "arch.info.*": _keys("arch.info.*", "dense", "moe"),
+    "arch.info.*": _keys("arch.info.*", "dense", "moe", "window", "linear"),
     "choice.arch.*": _keys("choice.arch.*", *ARCH_IDS),
     "choice.method.*": _keys("choice.method.*", *next(s.choices for s in CHOICES if s.name == "method")),
     "method.short.*": _keys("method.short.*", *next(s.choices for s in CHOICES if s.name == "method")),
@@ -128,7 +128,7 @@ FAMILIES: dict[str, list[str]] = {
     "est.phase.gen*": _keys("est.phase.gen*", "", "_all"),  # _all: the step is generation (staleness ≥ 1)
     "est.phase.sync.*": _keys("est.phase.sync.*", "refit", "broadcast"),
     "est.run.*": _keys("est.run.*", "rl", "dpo"),
-    "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier")],
+    "est.scored.***": [f"est.scored.{m}{r}{s}" for m in ("ppo", "grpo") for r in ("_ref", "") for s in ("_rm", "_verifier", "_judge")],
     "est.trained.*": _keys("est.trained.*", "ppo", "grpo"),
     "est.vs.m.*": _keys("est.vs.m.*", "actor", "critic", "reference", "reward"),
     "node.note.*": _keys("node.note.*", *sorted({n.note for r in RESULTS for n in r.nodes.values() if n.note})),
@@ -181,7 +181,7 @@ MODEL_KEY_EXPRESSIONS = {"d.reason", "m.figure", "m.formula", "x.key", "p.versio
 VIEW_KEY_EXPRESSIONS = {
     "vm.short", "vm.generation_key", "vm.scored_key", "vm.trained_key", "vm.sync_key", "vm.name_key", "vm.desc_key",
     "vm.bottleneck_key", "vm.flag_key", "vm.note_key", "vm.level_key", "vm.state_key", "vm.stage_key",
-    "vm.gpu_key", "vm.placement_key", "vm.method_key", "vm.info_key", "vm.attention_key", "vm.text_key",
+    "vm.gpu_key", "vm.placement_key", "vm.method_key", "vm.info_key", "vm.mix_key", "vm.attention_key", "vm.text_key",
     "vm.total.key", "vm.stage_keys[0]", "vm.stage_keys[1]", "vm.bottleneck_keys[0]", "vm.bottleneck_keys[1]",
     # loop variables over a view-model's parts: bars, lanes, the strip's meters, the models, what moved
     "b.key", "b.part_key", "lane.key", "lane.name_key", "lane.short_key", "short_key", "key", "label_key",

@@ -11,7 +11,7 @@ from support.urls import HTML_LANG, HTMX, LANGS, lab_path, query_of
 
 from app.i18n import catalogue
 from app.model import evaluate
-from app.model.inputs import PARAM_NAMES
+from app.model.inputs import PARAM_NAMES, PRACTICE_NAMES, fmt_param
 from app.model.scenarios import PRESETS, WALKTHROUGH
 
 # --- / → /zh/ or /en/ -----------------------------------------------------------------------------------------
@@ -155,8 +155,11 @@ def test_openapi_documents_every_parameter(client):
 
 
 def _compare_query(a, b) -> str:
+    """The pair's query: the right side's every parameter as a ``b_`` override, the 2026 practice inputs too (their
+    canonical query leaves a default out, and a ``b_`` side keeps the left's value of whatever it does not name)."""
     q = dict(a.inputs.query())
     q.update({f"b_{k}": v for k, v in b.inputs.query().items()})
+    q.update({f"b_{k}": fmt_param(getattr(b.inputs, k)) for k in PRACTICE_NAMES})
     return urlencode(q)
 
 

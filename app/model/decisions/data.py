@@ -12,8 +12,8 @@ def sft_vs_preference(f: Facts) -> Verdict:
     if i.demos == 0:
         return verdict("needed", "no_sft", pairs=i.pairs)
     if i.pairs == 0:
-        if f.cost.online and i.reward == "verifier":
-            return verdict("useful", "verifier", demos=i.demos, rollouts=i.rollouts)
+        if f.cost.online and i.reward in ("verifier", "judge"):  # a checker or an LLM judge replaces the pairs
+            return verdict("useful", i.reward, demos=i.demos, rollouts=i.rollouts)
         return verdict("not_yet", "sft_only", demos=i.demos)
     return verdict("useful", "both", demos=i.demos, pairs=i.pairs, ratio=i.pairs / i.demos)
 
@@ -23,6 +23,8 @@ def rm_vs_dpo(f: Facts) -> Verdict:
     i, dpo, ppo_gb = f.inputs, f.dpo, f.memory.total_gb
     if f.cost.online and i.reward == "verifier":
         return verdict("trade_off", "verifier", rollouts=i.rollouts, rm_b=i.rm_b)
+    if f.cost.online and i.reward == "judge":  # prompted, not trained: no pairs, but its own decode every step
+        return verdict("trade_off", "judge", rollouts=i.rollouts, judge_b=i.judge_b, judge_tokens=i.judge_tokens)
     if i.pairs == 0:
         return verdict("not_yet", "no_pairs")
     if f.cost.dpo:

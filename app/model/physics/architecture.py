@@ -56,25 +56,78 @@ def policy_arch(inputs: WorkloadInputs) -> Arch:
     return custom_arch(inputs.policy_b)
 
 
+def kv_bytes_per_layer_token(arch: Arch) -> float:
+    """KV-cache bytes one attention layer keeps per token [3], B: MHA / GQA 2 (K and V) · kv_heads · head_dim · 2 B;
+    MLA (kv_lora_rank + rope_dim) · 2 B — one latent vector instead of K and V per head."""
+    if arch.attention == "mla":
+        return (arch.kv_lora_rank + arch.rope_dim) * KV_BYTES_PER_VALUE
+    return 2.0 * arch.kv_heads * arch.head_dim * KV_BYTES_PER_VALUE
+
+
 def kv_bytes_per_token(arch: Arch) -> float:
-    """KV-cache bytes per token [3], B.
+    """KV-cache bytes per token of context that grow with the sequence [3], B: the full-attention layers' (every
+    layer of a plain transformer).  Sliding-window and linear-attention layers add a part that stops growing
+    (``kv_fixed_bytes``).
 
     MHA / GQA: 2 (K and V) · layers · kv_heads · head_dim · 2 B.  MLA (DeepSeek-V3): layers · (kv_lora_rank +
-    rope_dim) · 2 B — one latent vector per layer instead of K and V per head.
+    rope_dim) · 2 B.  gpt-oss-20b: 12 full layers of 24 · 2 · 8 · 64 · 2 B = 24,576 B, half the 49,152 a
+    full-attention rule gives.
 
     >>> kv_bytes_per_token(ARCHS["llama3_8b"]), kv_bytes_per_token(ARCHS["deepseek_v3"])
     (131072.0, 70272.0)
+    >>> kv_bytes_per_token(ARCHS["gpt_oss_20b"]), kv_bytes_per_token(ARCHS["qwen3_next_80b_a3b"])
+    (24576.0, 24576.0)
     """
-    if arch.attention == "mla":
-        return arch.layers * (arch.kv_lora_rank + arch.rope_dim) * KV_BYTES_PER_VALUE
-    return 2.0 * arch.layers * arch.kv_heads * arch.head_dim * KV_BYTES_PER_VALUE
+    return arch.full_layers * kv_bytes_per_layer_token(arch)
+
+
+def kv_fixed_bytes(arch: Arch, tokens: float) -> float:
+    """The part of one sequence's cache that stops growing, B [vllm_hybrid_kv]: window layers · min(L, window) ·
+    per-layer bytes per token (a paged engine frees the blocks that slide out of the window) + linear layers ·
+    their constant state (values at the KV cache's 2 B).
+
+    >>> kv_fixed_bytes(ARCHS["gpt_oss_20b"], 32_768)          # 12 · 128 · 2,048
+    3145728.0
+    >>> kv_fixed_bytes(ARCHS["qwen3_next_80b_a3b"], 10)      # 36 · 548,864 · 2, whatever the length
+    39518208.0
+    """
+    window = arch.window_layers * min(max(tokens, 0.0), arch.window) * kv_bytes_per_layer_token(arch)
+    return window + arch.linear_layers * arch.linear_state_values * KV_BYTES_PER_VALUE
+
+
+def kv_sequence_bytes(arch: Arch, tokens: float, own_tokens: float | None = None) -> float:
+    """KV-cache bytes of one sequence of L = ``tokens`` tokens, B:
+        full layers · L · per-layer bytes + window layers · min(L, window) · per-layer bytes + linear layers · state
+    ``own_tokens``: the full layers' tokens this sequence holds alone (a group's shared prompt counted once:
+    prompt / group + response); None: all L.
+
+    gpt-oss-20b at L = 32,768: 24,576 · 32,768 + 3,145,728 = 808.5 MB against 1,610.6 MB if every layer attended
+    to the whole context (2.0× less); Qwen3-Next-80B-A3B: 24,576 · 32,768 + 39,518,208 = 844.8 MB against
+    98,304 · 32,768 = 3,221.2 MB (3.8× less)."""
+    grow = tokens if own_tokens is None else own_tokens
+    return kv_bytes_per_token(arch) * grow + kv_fixed_bytes(arch, tokens)
+
+
+def kv_context_factor(arch: Arch, context: float) -> float:
+    """A decode step's KV read at ``context`` over the growing rate's: kv_sequence_bytes / (context · kv per
+    token), exactly 1 for a model whose every layer attends to the whole context."""
+    if not (arch.window_layers or arch.linear_layers) or context <= 0:
+        return 1.0
+    rate = kv_bytes_per_token(arch)
+    if rate <= 0:
+        return 1.0
+    return kv_sequence_bytes(arch, context) / (context * rate)
 
 
 def attention_flops_per_token(arch: Arch, context_tokens: float) -> float:
     """Forward FLOPs per token of causal attention over ``context_tokens`` earlier tokens [2, Table 1]:
-    2 · layers · d_attn · context, d_attn = heads · head dim.  For a whole sequence of S tokens the average
-    context is S / 2."""
-    return 2.0 * arch.layers * arch.attn_dim * context_tokens
+    2 · d_attn · (full layers · context + window layers · min(context, window)), d_attn = heads · head dim; a
+    linear-attention layer reads and updates its constant state, 4 FLOPs per state value (teaching assumption:
+    multiply-add of the read and of the decayed update).  For a whole sequence of S tokens the average context is
+    S / 2."""
+    ctx = max(context_tokens, 0.0)
+    attended = arch.full_layers * ctx + arch.window_layers * min(ctx, arch.window)
+    return 2.0 * arch.attn_dim * attended + 4.0 * arch.linear_layers * arch.linear_state_values
 
 
 def forward_flops_per_token(arch: Arch, context_tokens: float) -> float:

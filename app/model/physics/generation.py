@@ -30,7 +30,15 @@ from app.model.assumptions import (
 )
 from app.model.decode import Lengths, decode_stretches, rounds
 from app.model.inputs import WorkloadInputs
-from app.model.physics.architecture import GIGA, TERA, decode_weight_bytes, forward_flops_per_token, kv_bytes_per_token
+from app.model.physics.architecture import (
+    GIGA,
+    TERA,
+    decode_weight_bytes,
+    forward_flops_per_token,
+    kv_bytes_per_token,
+    kv_context_factor,
+    kv_fixed_bytes,
+)
 from app.model.physics.network import (
     all_gather_seconds,
     dispatch_combine_seconds,
@@ -291,15 +299,20 @@ def _engine_workload(arch: Arch, gpu: GpuSpec, engine_memory_gb: float, max_gpus
     agentic episode: its observation), at the context ``prompt_tokens``; None: the whole prompt."""
     dtype = dtype if engine == "vllm" else "bf16"  # HF generate decodes with the trainer's bf16 weights
     weight_scale = ROLLOUT_BYTES_PER_PARAM[dtype] / INFER_BYTES_PER_PARAM
-    kv_per_token = kv_bytes_per_token(arch) * ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
+    kv_scale = ROLLOUT_KV_BYTES_PER_VALUE[dtype] / KV_BYTES_PER_VALUE
+    kv_per_token = kv_bytes_per_token(arch) * kv_scale
     weights_gb = ROLLOUT_BYTES_PER_PARAM[dtype] * arch.total_b
+    # a sequence's window layers and linear-attention state stop growing (``kv_fixed_bytes``): the part of its
+    # cache no group shares and no length adds to
     if engine == "hf":
-        kv_seq_gb = (prompt_tokens + longest_tokens) * kv_per_token / GIGA
+        kv_seq_gb = ((prompt_tokens + longest_tokens) * kv_per_token
+                     + kv_fixed_bytes(arch, prompt_tokens + longest_tokens) * kv_scale) / GIGA
         prompts_per_sequence = 1.0
         overhead = DECODE_STEP_OVERHEAD_HF_S if overhead_s is None else overhead_s
         fixed = overhead + all_gather_seconds(weights_gb, gather_gpus, gpu)
     else:
-        kv_seq_gb = (prompt_tokens / group + response_tokens) * kv_per_token / GIGA
+        kv_seq_gb = ((prompt_tokens / group + response_tokens) * kv_per_token
+                     + kv_fixed_bytes(arch, prompt_tokens + response_tokens) * kv_scale) / GIGA
         prompts_per_sequence = 1.0 / group
         overhead = DECODE_STEP_OVERHEAD_S[release] if overhead_s is None else overhead_s
         fixed = overhead
@@ -398,12 +411,14 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
     """One decode step of ``batch`` sequences at ``context`` tokens each on one replica: (seconds, t_mem,
     t_compute, tensor-parallel all-reduce), s.
 
-        t_mem     = (W_read(b) − offloaded + b · context · kv/token) / (n · HBM · 0.6) + offloaded / (n · host)
+        t_mem     = (W_read(b) − offloaded + b · KV(context)) / (n · HBM · 0.6) + offloaded / (n · host)
         t_compute = b · (2 · N_active + attention(context)) / (n · peak · 0.45)
         step      = max(t_mem, t_compute) + all-reduces + expert exchange + overhead (+ all-gather)
     (decoding reads the weights once per step plus the batch's KV cache: the bandwidth roofline [3]); the expert
     exchange (``expert_exchange_seconds``) when a mixture of experts spans nodes;
     ``flops_per_token`` = 2 · N_active + attention(context), ``kv_bytes`` the KV bytes per token on the replica,
+    KV(context) = context · kv_bytes · ``kv_context_factor`` (a sequence's cache at that context: its full layers'
+    tokens, its windows' last tokens and its linear layers' state),
     ``weight_scale`` the rollout bytes per parameter over 2 (fp8: ½).  A pipeline of pp stages adds memory, not
     speed: the batch passes as pp micro-batches, each reading every stage's weights, so a step reads the weights pp
     times (W_read(b / pp) · pp over n GPUs: one stage's weights per GPU per micro-batch).
@@ -416,7 +431,8 @@ def step_seconds(arch: Arch, gpu: GpuSpec, tp: int, batch: float, context: float
                                fixed_s, weight_scale, verify=verify, draft_s=draft_s)
     tokens = batch * verify
     weights = decode_weight_bytes(arch, tokens / pipeline) * pipeline if pipeline > 1 else decode_weight_bytes(arch, tokens)
-    t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + batch * context * kv_bytes) / hbm_rate
+    kv_read = batch * context * kv_bytes * kv_context_factor(arch, context)  # windows and linear states: less
+    t_mem = (max(weights * weight_scale - offloaded_gb * GIGA, 0.0) + kv_read) / hbm_rate
     t_mem += host_s
     t_compute = tokens * flops_per_token / compute_rate
     reduce = tp_all_reduce_seconds(arch, tokens, tp, gpu) if tp > 1 else 0.0
@@ -443,7 +459,7 @@ def dp_step_seconds(arch: Arch, gpu: GpuSpec, dp: int, batch: float, context: fl
     per_gpu = max(batch / dp, min(batch, 1.0))  # a sequence is on one GPU: the tail's GPU holds one
     touched = (1.0 - (1.0 - arch.experts_per_token / arch.experts) ** max(tokens, 1.0)) if arch.experts else 1.0
     weights = INFER_BYTES_PER_PARAM * (arch.dense_b + arch.routed_b * touched / dp) * GIGA * weight_scale
-    t_mem = (weights + per_gpu * context * kv_bytes) / (hbm_rate / dp)
+    t_mem = (weights + per_gpu * context * kv_bytes * kv_context_factor(arch, context)) / (hbm_rate / dp)
     t_compute = per_gpu * verify * flops_per_token / (compute_rate / dp)
     a2a = dispatch_combine_seconds(arch, per_gpu * verify, dp, gpu)
     return max(t_mem, t_compute) + a2a + fixed_s + draft_s, t_mem, t_compute, a2a

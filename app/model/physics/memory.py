@@ -98,7 +98,7 @@ class ModelMemory(NamedTuple):
 
 
 def model_memory(policy_b: float, rm_b: float, *, critic: bool = True, reference: bool = True, reward: bool = True,
-                 offload: str = "none", tuning: str = "full") -> ModelMemory:
+                 offload: str = "none", tuning: str = "full", reward_b: float | None = None) -> ModelMemory:
     """GB of the models an RL step holds: bytes per parameter × billions of parameters.
 
     >>> model_memory(7, 7).states_gb                                        # PPO: 112 + 112 + 14 + 14
@@ -112,7 +112,8 @@ def model_memory(policy_b: float, rm_b: float, *, critic: bool = True, reference
         actor_gb=gpu_bytes * policy_b,
         critic_gb=gpu_bytes * rm_b if critic else 0.0,
         reference_gb=INFER_BYTES_PER_PARAM * policy_b if reference and tuning != "lora" else 0.0,
-        reward_gb=INFER_BYTES_PER_PARAM * rm_b if reward else 0.0,
+        # the reward model's weights: rm_b, or an LLM judge's ``reward_b`` (reward=judge)
+        reward_gb=INFER_BYTES_PER_PARAM * (rm_b if reward_b is None else reward_b) if reward else 0.0,
         generation_weights_gb=INFER_BYTES_PER_PARAM * policy_b,
         host_gb=host_bytes * trained_b,
     )

@@ -28,6 +28,7 @@ from app.model.physics.generation import (
     step_engines,
     tensor_parallel_options,
 )
+from app.model.physics.judge import judge_generation, judge_seconds
 from app.model.physics.layout import (
     TrainingLayout,
     backend_for,
@@ -117,6 +118,21 @@ def trainer_scores(w: Workload, score: int) -> bool:
     return score == 0 and bool(w.reference or w.reward_model)
 
 
+def judge_pass_seconds(w: Workload, i: WorkloadInputs, gpus: int) -> float:
+    """reward=judge: the LLM judge's own pass over the step's rollouts on ``gpus`` GPUs (``judge_seconds``: its
+    prefill of each rollout and its decode of ``judge_tokens``), charged to scoring; 0 for any other reward."""
+    return judge_seconds(w.judge_b, w.gpu, i.rollouts, w.seq_tokens, w.judge_tokens, gpus) if w.judge_b else 0.0
+
+
+def scoring_gpu_seconds(w: Workload, i: WorkloadInputs) -> float:
+    """The scoring GPUs' work in GPU-seconds, for balancing a split: the frozen forwards on one GPU, plus a judge's
+    pass on one host times its GPUs (a judge may not fit on one GPU)."""
+    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
+    if w.judge_b:
+        b += judge_pass_seconds(w, i, w.gpu.node_gpus) * w.gpu.node_gpus
+    return b
+
+
 def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int, score: int, train: int) -> Phases:
     """Disaggregated: generation, scoring and training on their own GPUs.  Scoring streams behind generation;
     each step refits the engines (``refit_seconds``: the trainer's shards gathered, converted, broadcast at the
@@ -131,6 +147,11 @@ def _separate_phases(w: Workload, i: WorkloadInputs, engines: Engines, gen: int,
     on_trainer = w.scoring_train_flops + (w.scoring_score_flops if frozen else 0.0)
     s_train = compute_seconds(on_trainer, min(train, w.sequences), gpu, w.scoring_mfu)
     s_score = 0.0 if frozen else compute_seconds(w.scoring_score_flops, score, gpu, w.scoring_mfu)
+    if w.judge_b:  # the judge's own prefill and decode, where the frozen models run
+        if frozen:
+            s_train += judge_pass_seconds(w, i, train)
+        else:
+            s_score += judge_pass_seconds(w, i, score)
     scoring = max(s_train, s_score)
     training = training_seconds(w, i, train, frozen=frozen)
     if i.rollouts <= 0:
@@ -180,6 +201,7 @@ def _colocated_phases(w: Workload, i: WorkloadInputs, n: int) -> Phases:
     engine_memory = colocated_engine_memory_gb(w, i, n)
     g = step_engines(w, i, max(engine_memory, 0.01), n, gather_gpus=n if i.engine == "hf" else 0).generation(n)
     scoring = compute_seconds(w.scoring_train_flops + w.scoring_score_flops, min(n, w.sequences), gpu, w.scoring_mfu)
+    scoring += judge_pass_seconds(w, i, n)  # reward=judge: its pass takes its turn on all G GPUs
     training = training_seconds(w, i, n, colocated=True)
     sync = 0.0
     refit = None
@@ -216,7 +238,7 @@ def _balanced(w: Workload, i: WorkloadInputs, engines: Engines, gpus: int, t_min
     minimum."""
     n = max(gpus - t_min - s_min, 1)
     a = engines.throughput(n) * n
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
+    b = scoring_gpu_seconds(w, i)
     c = training_seconds(w, i, 1)
     out = [(gpus - t_min - s_min, s_min, t_min)]
     if a > 0 and c > 0:
@@ -293,7 +315,7 @@ def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: 
     balances generation against scoring + training: verl's fully_async guidance, "the rollout time and train time
     close"; NeMo RL's 1-step-off recipes halve the GPUs), the rest R shared by scoring and training where
     B / s + C / t is least (B, C their GPU-seconds): s = R · √B / (√B + √C), held to each role's minimum."""
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
+    b = scoring_gpu_seconds(w, i)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     out = []
@@ -316,7 +338,7 @@ def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) ->
     rest = i.gpus - i.generation_gpus
     if (w.reference or w.reward_model) and training_fits(w, rest, colocated=True):
         return i.generation_gpus, 0, rest
-    b = compute_seconds(w.scoring_score_flops, 1, w.gpu, w.scoring_mfu)
+    b = scoring_gpu_seconds(w, i)
     c = training_seconds(w, i, 1)
     share = math.sqrt(b) / (math.sqrt(b) + math.sqrt(c)) if b > 0 and c > 0 else 0.0
     score = min(max(s_min, round(rest * share)), rest - 1) if s_min else 0
@@ -485,6 +507,10 @@ def role_minimums(w: Workload, i: WorkloadInputs) -> tuple[int | None, int, int 
     if n_score:
         room_s = w.usable_gb - w.score_extra_gb
         s_min = MAX_GPUS + 1 if room_s <= 0 else max(n_score, math.ceil(w.mem.scoring_gb / room_s - 1e-9))
+    if w.judge_b and i.rollouts > 0:  # the judge's engine holds its weights and one rollout's KV (``judge_generation``)
+        judge_min = min_gpus_that_fit(lambda g: judge_generation(
+            w.judge_b, w.gpu, i.rollouts, max(int(round(w.seq_tokens)), 1), w.judge_tokens, g).fits)
+        s_min = max(s_min, MAX_GPUS + 1 if judge_min is None else judge_min)
     g_min = min_gpus_that_fit(lambda g: engine_fits(w, i, w.usable_gb, g)) if i.rollouts > 0 else 1
     return min_training_gpus(w), s_min, g_min
 

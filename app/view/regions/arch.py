@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.model.architectures import SHAPE_NAMES
 from app.model.inputs import fmt_param
-from app.model.physics.architecture import kv_bytes_per_token, policy_arch
+from app.model.physics.architecture import kv_bytes_per_token, kv_fixed_bytes, policy_arch
 from app.view.regions.record import frozen
 
 
@@ -38,6 +38,16 @@ class ArchInfoVM:
     experts_per_token: int
     kv_bytes_per_token: float
     shape: tuple[ShapeField, ...] = ()  # the custom shape's URL fields (name, value or ""): the paste helper's
+    window_layers: int = 0   # layers that keep only a sliding window (gpt-oss)
+    window: int = 0
+    linear_layers: int = 0   # linear-attention layers with a constant state (Qwen3-Next)
+    state_mb: float = 0.0    # their state per sequence, MB
+
+    @property
+    def mix_key(self) -> str:  # the attention the layers really have, "" for a plain transformer
+        if self.linear_layers:
+            return "arch.info.linear"
+        return "arch.info.window" if self.window_layers else ""
 
     @property
     def info_key(self) -> str:  # the custom rule, or a named model's shape (mixture of experts or dense)
@@ -57,4 +67,5 @@ def arch_info(i) -> ArchInfoVM:  # noqa: ANN001 - WorkloadInputs
     return ArchInfoVM(arch=a.key if i.arch == "custom" else i.arch, custom=a.key == "custom", layers=a.layers, hidden=a.hidden, heads=a.heads, kv_heads=a.kv_heads,
                       head_dim=a.head_dim, attention=a.attention, total_b=a.total_b, active_b=a.active_b,
                       experts=a.experts, experts_per_token=a.experts_per_token, kv_bytes_per_token=kv_bytes_per_token(a),
-                      shape=shape)
+                      shape=shape, window_layers=a.window_layers, window=a.window, linear_layers=a.linear_layers,
+                      state_mb=kv_fixed_bytes(a, 0) / 1e6)

@@ -250,7 +250,8 @@ def _rl_step(r: Result) -> EstRlStepVM:
     s, i, g = r.step, r.inputs, r.step.gen
     gpu_s = s.total_s * (r.timed_gpus or i.gpus)  # the step's GPU-seconds on the GPUs it is timed on
     rl_method = "grpo" if i.method == "grpo" else "ppo"
-    scored = f"est.scored.{rl_method}{'_ref' if i.kl > 0 else ''}{'_rm' if i.reward == 'model' else '_verifier'}"
+    scorer = {"model": "_rm", "verifier": "_verifier", "judge": "_judge"}[i.reward]
+    scored = f"est.scored.{rl_method}{'_ref' if i.kl > 0 else ''}{scorer}"
     split = None
     if i.placement == "separate" and s.gpu_groups is not None:
         split = SplitVM(generation=s.gpu_groups.generation, scoring=s.gpu_groups.scoring,
