@@ -78,3 +78,9 @@ def edge_path(edge: str, a: str, b: str) -> str:
 
 
 EDGE_PATHS: dict[str, str] = {eid: edge_path(eid, a, b) for eid, a, b, _ in EDGES}
+
+
+# The GPU split drawn on the diagram (issue 33): a frame round each working node in its GPU group's colour, and the
+# groups' key in the one empty cell of the grid (between the SFT and the reward-model groups, left of the RL loop).
+FRAME_PAD = 6  # a frame's gap round its node's box
+KEY_X, KEY_TOP, KEY_LINE, KEY_GAP = COLS[1] + 6, 178, 19, 7  # the key's left edge, first baseline, line and gap
