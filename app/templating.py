@@ -81,10 +81,11 @@ GLOBALS = dict(
     axis_unit=axis_duration_unit,  # one unit for a linear axis of durations (the phase chart)
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
+            "diagram_phone": asset_url("diagram-phone.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
     glossary=GLOSSARY, reality=REALITY,
-    viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
+    viewbox=" ".join(map(str, diagram.VIEWBOX)), phone_viewbox=" ".join(map(str, diagram.PHONE_VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
     node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
     placement_vm=placement_vm,  # the diagram's GPU split (frames and key), from a Result, the same way
