@@ -74,3 +74,23 @@ def test_a_move_on_the_phone_keeps_the_phone_form(open_page, base_url: str) -> N
     page.guard.settle(page)
     m = page.evaluate(MEASURE)
     assert m["layout"] == "phone" and m["scroll"] <= m["client"] and m["overlaps"] == 0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_meter_strip_is_labelled_in_words(open_page, base_url: str, lang: str) -> None:
+    """The phone's strip names each meter as its catalogue's short name (``meter.<id>.short``: "generation", not
+    "gen"), the stage on a line above; it fits the screen."""
+    from app.i18n import catalogue
+    from app.model.meters import METER_IDS
+
+    page = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    goto(page, f"{base_url}/{lang}/?{urlencode(WALKTHROUGH[3].inputs.query())}")
+    got = page.evaluate("""() => [...document.querySelectorAll('#meter-strip [data-mini-meter]')].map((e) =>
+        [e.dataset.miniMeter, e.textContent.replace(e.querySelector('b').textContent, '').trim()])""")
+    names = catalogue(lang)
+    assert got == [[m, names[f"meter.{m}.short"]] for m in METER_IDS]
+    if lang == "en":
+        assert all(len(label) >= 4 and label not in ("gen", "mem", "KL") for _, label in got)
+    strip = page.evaluate("(() => { const s = document.querySelector('#meter-strip'); "
+                          "return [s.scrollWidth, s.clientWidth, s.getBoundingClientRect().height]; })()")
+    assert strip[0] <= strip[1] and strip[2] < 70
