@@ -170,7 +170,9 @@ def placement_vm(r: Result) -> PlacementVM:
                      ("diagram.gpus.then", {"tool": trainer}, "all", False)])
     else:
         placement = "train"
-        frames = tuple(_frame(n, "all") for n in working)
+        # every GPU trains, stage after stage: the trainers in the training colour (a DPO reference forward runs on
+        # the same GPUs, so it is framed as theirs, not as a scoring group of its own)
+        frames = tuple(_frame(n, "training" if NODE_PHASE[n] == "training" else "all") for n in working)
         rows.append([("diagram.gpus.training", {}, "training", True),
                      ("diagram.gpus.tool_on", {"tool": trainer, "gpus": g.training}, "training", False)])
     if g.idle:
