@@ -81,7 +81,6 @@ GLOBALS = dict(
     axis_unit=axis_duration_unit,  # one unit for a linear axis of durations (the phase chart)
     assets={"css": asset_url("app.css"), "js": asset_url("app.js"), "htmx": f"/static/{HTMX}",
             "icon": asset_url("favicon.svg"), "nojs": asset_url("nojs.css"),
-            "diagram_phone": asset_url("diagram-phone.css"),
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
     glossary=GLOSSARY, reality=REALITY,

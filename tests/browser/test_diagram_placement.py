@@ -21,7 +21,7 @@ FULL_HD = {"width": 1920, "height": 1080}
 DRAWN = """() => {
   const svg = document.querySelector('#dg-placement');
   const vw = window.innerWidth, vh = window.innerHeight;
-  const lines = [...svg.querySelectorAll('.gk')];
+  const lines = [...svg.querySelectorAll('.gkey text')];
   return {
     placement: svg.dataset.placement,
     frames: [...svg.querySelectorAll('[data-frame]')].map((f) => [f.dataset.frame, f.getAttribute('class')]),
@@ -41,7 +41,7 @@ def test_the_split_follows_the_placement_control_and_the_gpu_count(page: Page, b
     goto(page, f"{base_url}/en/")  # the default: colocated on 8 GPUs
     first = _drawn(page)
     assert first["placement"] == "colocated" and first["key"][:2] == ["Colocated", "8 GPUs in turns"]
-    assert {cls for _, cls in first["frames"]} == {"gf gf-all"}
+    assert {cls for _, cls in first["frames"]} == {"gf-all"}
     open_groups(page)
     page.locator('#workload input[name=placement][value=separate]').check(force=True)
     wait_url(page, url_has("placement", "separate"), "placement: separate")
@@ -49,8 +49,8 @@ def test_the_split_follows_the_placement_control_and_the_gpu_count(page: Page, b
     expect(page.locator("#dg-placement")).to_have_attribute("data-placement", "separate")
     split = _drawn(page)
     assert split["key"][0::2][:3] == ["Generation", "Scoring", "Training"]
-    assert dict(split["frames"])["rollout_gen"] == "gf gf-generation"
-    assert dict(split["frames"])["policy_update"] == "gf gf-training"
+    assert dict(split["frames"])["rollout_gen"] == "gf-generation"
+    assert dict(split["frames"])["policy_update"] == "gf-training"
     p = evaluate(WALKTHROUGH[3].inputs).plan  # step 4: the same workload, separate on 8 GPUs
     assert split["key"][1] == f"vLLM · {p.groups.generation} GPU" + ("s" if p.groups.generation != 1 else "")
     gpus = page.locator("#workload input[type=number][name=gpus]")

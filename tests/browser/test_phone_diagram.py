@@ -24,7 +24,7 @@ MEASURE = """() => {
     const a = boxes[i], b = boxes[j];
     if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
   }
-  const key = [...svg.querySelectorAll('.gk')].map((t) => t.getBoundingClientRect());
+  const key = [...svg.querySelectorAll('.gkey text')].map((t) => t.getBoundingClientRect());
   const frame = wrap.getBoundingClientRect();
   return {
     layout: svg.dataset.layout, scroll: wrap.scrollWidth, client: wrap.clientWidth,

@@ -1,5 +1,5 @@
-"""The diagram's phone form (issue 33) has one home, app/view/diagram.py: app/static/diagram-phone.css is generated
-from it (``phone_css``) and must equal it; every node has a cell of its own and every edge a path."""
+"""The diagram's phone form (issue 33) has one home, app/view/diagram.py: the block at the end of app/static/app.css
+is generated from it (``phone_css``) and must equal it; every node has a cell of its own and every edge a path."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from pathlib import Path
 from app.model.stages import EDGES, NODE_IDS
 from app.view import diagram
 
-CSS = Path(diagram.__file__).resolve().parents[1] / "static" / "diagram-phone.css"
+CSS = Path(diagram.__file__).resolve().parents[1] / "static" / "app.css"
 
 
-def test_the_stylesheet_is_the_generated_one() -> None:
-    assert CSS.read_text(encoding="utf-8") == diagram.phone_css(), (
-        "app/static/diagram-phone.css is stale: run `python -m app.view.diagram > app/static/diagram-phone.css`")
+def test_the_stylesheets_phone_block_is_the_generated_one() -> None:
+    text = CSS.read_text(encoding="utf-8")
+    assert text.count(diagram.PHONE_CSS_BEGIN) == 1
+    block = diagram.PHONE_CSS_BEGIN + text.split(diagram.PHONE_CSS_BEGIN)[1]
+    assert block == diagram.phone_css(), "app.css's phone block is stale: run `python -m app.view.diagram`"
 
 
 def test_every_node_has_its_own_cell_inside_the_phone_viewbox() -> None:

@@ -28,9 +28,9 @@ def _drawn(html: str) -> tuple[str, dict[str, str], list[str]]:
     """(data-placement, {framed node: its frame's phase}, the key's lines as shown) of the page's diagram."""
     doc = parse(html)
     (svg,) = doc.having("id", "dg-placement")
-    frames = {e.get("data-frame"): e.get("class").split()[1].removeprefix("gf-") for e in doc.having("data-frame")}
+    frames = {e.get("data-frame"): e.get("class").removeprefix("gf-") for e in doc.having("data-frame")}
     lines = [re.sub(r"\s+", " ", e.text).strip() for e in doc.elements if e.tag == "text"
-             and "gk" in (e.get("class") or "").split()]
+             and (e.get("class") or "").startswith("gk-")]
     return svg.get("data-placement"), frames, lines
 
 
