@@ -288,7 +288,7 @@
   document.addEventListener("htmx:afterSettle", syncGuess);
 
   // The diagram's phone form (issue 33): on a narrow screen it takes its two-column viewBox (the server's
-  // data-phone-viewbox) and diagram-phone.css places the nodes, edges and the GPU key on it; wider, its own.
+  // data-phone-viewbox) and app.css's generated phone block places the nodes, edges and the GPU key on it; wider, its own.
   const narrow = window.matchMedia("(max-width: 640px)");
   const layoutDiagrams = () => {
     for (const svg of document.querySelectorAll("svg.diagram[data-phone-viewbox]")) {

@@ -1,5 +1,5 @@
 """Issue 33, phone: at 390 × 844 the diagram takes its two-column form (app.js swaps the viewBox; the positions are
-diagram-phone.css, generated from app/view/diagram.py): it fits its frame with no sideways scroll, its node names are
+app.css's block generated from app/view/diagram.py): it fits its frame with no sideways scroll, its node names are
 still 11 px and more, no two node boxes overlap, and a wide screen keeps the wide form."""
 
 from __future__ import annotations
