@@ -19,7 +19,7 @@ from app.model.meters import METER_IDS
 from app.model.stages import NODE_IDS, STAGE_IDS
 from app.view import diagram
 from app.view.reference import REALITY
-from app.view.regions import FIRST_PAINT, NodeVM
+from app.view.regions import FIRST_PAINT, NodeVM, placement_vm
 
 ROOT = Path(__file__).parent
 STATIC = ROOT / "static"
@@ -84,9 +84,10 @@ GLOBALS = dict(
             "swagger_init": asset_url("swagger-init.js"), "config_paste": asset_url("config-paste.js")},
     langs=LANGS, stage_ids=STAGE_IDS, node_ids=NODE_IDS, meter_ids=METER_IDS, decision_ids=DECISION_IDS,
     glossary=GLOSSARY, reality=REALITY,
-    viewbox=" ".join(map(str, diagram.VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
+    viewbox=" ".join(map(str, diagram.VIEWBOX)), phone_viewbox=" ".join(map(str, diagram.PHONE_VIEWBOX)), node_w=diagram.NODE_W, node_h=diagram.NODE_H, flag_x=diagram.FLAG_X,
     node_pos=diagram.NODE_POS, diagram_groups=diagram.GROUPS, edge_paths=diagram.EDGE_PATHS,
     node_vm=NodeVM,  # a diagram node's view-model, for the pages that draw the diagram from a Result (_diagram.html)
+    placement_vm=placement_vm,  # the diagram's GPU split (frames and key), from a Result, the same way
     # the catalogue keys of the diagram's group names and of the "more detail" lists (components, meters)
     group_keys={g[0]: f"group.{g[0]}.name" for g in diagram.GROUPS},
     node_list=tuple((k, f"node.{k}.name", f"node.{k}.detail") for k in NODE_IDS),

@@ -29,6 +29,9 @@ BUDGETS: dict[str, float] = {
     "class_failures": 0,
     # one htmx partial, gzipped bytes as sent (every one-notch move from the defaults and from random states); the
     # partial carries the charts, the meter strip and the state links as regions (issue 23), so it is counted as the
-    # network carries it, as the code review asked (tests/test_budgets.py asserts it)
-    "partial_gzip_bytes": 10_000,
+    # network carries it, as the code review asked (tests/test_budgets.py asserts it).  Issue 33 added the diagram's
+    # GPU split (frames and key, ≈ 180 B) and the training-time meter (≈ 70 B + its strip and what-moved lines): the
+    # worst move, staleness 0 -> 1 from the defaults (it switches the placement too), went 9,839 -> 10,126 B; 10,500
+    # keeps the same headroom over it (a lead's decision: see the diagram33 branch's report)
+    "partial_gzip_bytes": 10_500,
 }

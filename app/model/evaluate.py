@@ -8,7 +8,7 @@ from typing import NamedTuple
 from app.model.assumptions import DPO_BATCH_PAIRS, GPUS
 from app.model.decisions import Decision, decide
 from app.model.inputs import WorkloadInputs, effective, with_method
-from app.model.meters import Meter, eval_need, kl_risk, rollout_load, scoring_load
+from app.model.meters import Meter, eval_need, kl_risk, rollout_load, scoring_load, train_load
 from app.model.physics.memory import Lane
 from app.model.physics.offline import Dpo, Run, Stages, dpo_run, dpo_timed, offline_stages, rl_run
 from app.model.physics.step import Step, ppo_step
@@ -133,7 +133,10 @@ def evaluate(inputs: WorkloadInputs) -> Result:
         hours = i.eval_every * step.total_s / 3600 if timed else None
     ev = eval_need(samples, hours, rl_loop or is_dpo, is_dpo, at_gpus=dpo_at if is_dpo else at,
                    run=(run.steps, run.hours) if run is not None and run.steps > 0 and run.evals == 0 else None)
-    meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev)}
+    training = train_load(step.training_s, step.training_gpu_s, rl_loop, at_gpus=dpo_at if is_dpo else at,
+                          untimed=dpo_cost.timed_gpus is None if is_dpo else not timed,
+                          dpo_step_s=dpo_cost.step_s if is_dpo and dpo_cost.timed_gpus is not None else None)
+    meter_map = {m.id: m for m in (rollout, scoring, mem_meter, kl, ev, training)}
 
     exposed_scoring = step.scoring_s - step.scoring_hidden_s
     bottleneck = bottleneck_node(stage, cost.fits, step.generation_s, exposed_scoring, step.training_s)

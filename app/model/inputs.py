@@ -252,6 +252,9 @@ PARAM_NAMES: tuple[str, ...] = (  # the contract's parameters in the form's orde
 )
 FORM_GROUPS = ("workload", "algorithm", "model", "hardware")  # NumberSpec/ChoiceSpec.group, in the form's order
 assert set(PARAM_NAMES) == set(NUMBER_SPECS) | set(CHOICE_SPECS)
+# every name normalise() reads but ``step``: a step link that holds none of them is bare (scenarios.open_step)
+MODEL_READ_NAMES = frozenset(s.name for s in (*NUMBERS, *CHOICES, *SHAPE_NUMBERS, *FACTOR_NUMBERS, *PRACTICE_CHOICES,
+                                              *PRACTICE_NUMBERS))
 STEP_MAX = 13  # walkthrough steps: len(scenarios.WALKTHROUGH) (tests/model/test_walk_figures.py checks it)
 DPO_MIN_BETA = 0.001  # DPO's loss divides by nothing but needs β > 0 to mean anything (PRODUCT.md)
 

@@ -1,4 +1,4 @@
-"""The five bottleneck meters: physical estimates normalised against stated ranges (teaching assumptions).
+"""The six bottleneck meters: physical estimates normalised against stated ranges (teaching assumptions).
 
 Each meter is 0–100 with a level (ok < warn ≤ … < hot), the physical figure behind it and the formula that
 produced it.  Text is given as catalogue keys plus values; the web layer renders them in zh or en.
@@ -26,7 +26,8 @@ from app.model.assumptions import (
     VERIFIER_KL_FLOOR,
 )
 
-METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
+# train_load last: the five older ids keep their places (the strip, the compare table and the API list them in order)
+METER_IDS = ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need", "train_load")
 # A time meter's figure when no step is timed (the state fits on no GPU count up to 4,096: ``stage_cost``'s timing
 # rule): no seconds at all, the meter at 0.  Its short form beside the level says "does not fit".
 UNTIMED_FIGURE = "meter.time.figure_nofit"
@@ -130,6 +131,34 @@ def scoring_load(scoring_s: float, scoring_gpu_s: float, hidden_s: float, active
         "scoring_load", log_scale(scoring_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
         figure, _at({"seconds": scoring_s, "gpu_seconds": scoring_gpu_s, "hidden": hidden_s}, at_gpus),
         "meter.time.formula", {"seconds": scoring_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+        at_gpus=at_gpus,
+    )
+
+
+def train_load(training_s: float, training_gpu_s: float, active: bool, at_gpus: int | None = None,
+               untimed: bool = False, dpo_step_s: float | None = None) -> Meter:
+    """Training wall-clock seconds per step (the policy update, and the critic's under PPO: the optimizer's passes
+    over the step's rollouts), on the time meters' log scale, 1 s → 0, 1 h → 100: the phase that holds most steps of
+    the walkthrough gets a meter of its own.  Under DPO: one DPO step on its batch of pairs (``dpo_step_s``).
+
+    >>> train_load(60.0, 480.0, True).value, train_load(0.0, 0.0, False).value
+    (50, 0)
+    """
+    if dpo_step_s is not None:
+        return _meter(
+            "train_load", log_scale(dpo_step_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
+            "meter.train_load.figure_dpo", _at({"seconds": dpo_step_s, "batch": DPO_BATCH_PAIRS}, at_gpus),
+            "meter.time.formula", {"seconds": dpo_step_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
+            at_gpus=at_gpus,
+        )
+    if not active:
+        return _meter("train_load", 0, None, "meter.train_load.figure_none", {}, "meter.train_load.formula", {})
+    if untimed:
+        return _meter("train_load", 0, None, UNTIMED_FIGURE, {}, "meter.train_load.formula", {})
+    return _meter(
+        "train_load", log_scale(training_s, METER_TIME_LOW_S, METER_TIME_HIGH_S), None,
+        "meter.train_load.figure", _at({"seconds": training_s, "gpu_seconds": training_gpu_s}, at_gpus),
+        "meter.time.formula", {"seconds": training_s, "low": METER_TIME_LOW_S, "high": METER_TIME_HIGH_S},
         at_gpus=at_gpus,
     )
 

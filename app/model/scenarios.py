@@ -8,14 +8,14 @@ step's own state and, where the reveal compares, a second state), and the templa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from app.model.assumptions import CONSTANTS, DPO_BATCH_PAIRS
 from app.model.compare import with_method
 from app.model.evaluate import Result, evaluate
-from app.model.inputs import DEFAULTS, WorkloadInputs
+from app.model.inputs import DEFAULTS, MODEL_READ_NAMES, WorkloadInputs
 from app.model.meters import kl_reference
 
 _BASE = DEFAULTS.model_dump()
@@ -292,3 +292,19 @@ def moved_from_step(inputs: WorkloadInputs) -> bool:
     False
     """
     return bool(inputs.step) and inputs != WALKTHROUGH[inputs.step - 1].inputs
+
+
+def open_step(inputs: WorkloadInputs, query: Mapping[str, object]) -> WorkloadInputs:
+    """The state a link opens: a bare step link (``?step=10`` as an instructor types it, with at most view flags
+    beside it, ``present`` or ``lang``, which the model does not read) opens that step's own workload, so its card
+    never stands over the default state; a step link with any model parameter keeps them (the instructor's change,
+    which the card then says has moved).
+
+    >>> open_step(DEFAULTS.model_copy(update={"step": 10}), {"step": "10", "present": "1"}) == WALKTHROUGH[9].inputs
+    True
+    >>> open_step(DEFAULTS.model_copy(update={"step": 10}), {"step": "10", "gpus": "8"}).method
+    'ppo'
+    """
+    if inputs.step and not MODEL_READ_NAMES.intersection(query):
+        return WALKTHROUGH[inputs.step - 1].inputs
+    return inputs

@@ -49,6 +49,14 @@ EDGES: tuple[tuple[str, str, str, bool], ...] = (
     ("update_metrics", "policy_update", "metrics_log", True),
 )
 DPO_REMOVES = ("rm_trainer", "reward_model", "rollout_gen")
+# The phase of a step each working node runs in, so the GPU group that runs it (``Plan.groups``): the engine
+# generates, the reward model and the reference score (forwards only), the trainers train.  The diagram frames each
+# node in its group's colour (issue 33: placement drawn on the diagram).
+NODE_PHASE: dict[str, str] = {
+    "rollout_gen": "generation", "reward_model": "scoring", "reference_model": "scoring",
+    "policy_update": "training", "sft_trainer": "training", "rm_trainer": "training",
+}
+RL_STEP_NODES = ("rollout_gen", "reward_model", "reference_model", "policy_update")  # what one RL step runs
 MEMORY = "memory"  # the bottleneck when the stage's models do not fit: no node, the memory itself
 
 

@@ -13,6 +13,7 @@ from app.caching import cacheable
 from app.model import Result, evaluate, normalise
 from app.model.inputs import Notice
 from app.model.moves import moves
+from app.model.scenarios import open_step
 from app.routes import check_lang, query_dict, raw_query
 from app.view.compare import compare_context
 from app.view.lab import lab_context
@@ -23,9 +24,11 @@ router = APIRouter(include_in_schema=False)
 
 @lru_cache(maxsize=1024)  # a partial's previous state is almost always one just computed
 def evaluate_query(query: str) -> tuple[tuple[Notice, ...], Result]:
-    """A query string → the notices of its normalisation and the model's result (both immutable)."""
-    inputs, notices = normalise(parse_qs(query, keep_blank_values=True))
-    return notices, evaluate(inputs)
+    """A query string → the notices of its normalisation and the model's result (both immutable).  A bare step link
+    opens the step's own workload (``scenarios.open_step``)."""
+    parsed = parse_qs(query, keep_blank_values=True)
+    inputs, notices = normalise(parsed)
+    return notices, evaluate(open_step(inputs, parsed))
 
 
 @lru_cache(maxsize=1024)  # the same states as evaluate_query's: a move's previous state is one just answered

@@ -287,6 +287,22 @@
   document.addEventListener("DOMContentLoaded", syncGuess);
   document.addEventListener("htmx:afterSettle", syncGuess);
 
+  // The diagram's phone form (issue 33): on a narrow screen it takes its two-column viewBox (the server's
+  // data-phone-viewbox) and app.css's generated phone block places the nodes, edges and the GPU key on it; wider, its own.
+  const narrow = window.matchMedia("(max-width: 640px)");
+  const layoutDiagrams = () => {
+    for (const svg of document.querySelectorAll("svg.diagram[data-phone-viewbox]")) {
+      const layout = narrow.matches ? "phone" : "wide";
+      if (svg.dataset.layout === layout) continue;
+      svg.dataset.layout = layout;
+      svg.setAttribute("viewBox", narrow.matches ? svg.dataset.phoneViewbox : svg.dataset.viewbox);
+    }
+  };
+  layoutDiagrams();
+  document.addEventListener("DOMContentLoaded", layoutDiagrams);
+  document.addEventListener("htmx:afterSettle", layoutDiagrams);
+  narrow.addEventListener("change", layoutDiagrams);
+
   // Predict, then see: a step card's [data-guess] takes a choice or a notch, "Lock in" keeps it for the tab, and
   // the answer shows the verdict the server wrote for that option ([data-guess-verdict]); nothing is computed here.
   const GUESSED = "rlhf-lab-guessed-";

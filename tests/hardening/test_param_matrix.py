@@ -28,6 +28,7 @@ from app.i18n import translator
 from app.model import DEFAULTS, normalise
 from app.model.assumptions import ARCHS
 from app.model.inputs import CHOICES, NUMBERS, PARAM_NAMES, SHAPE_NUMBERS, STEP_MAX, Notice, fmt_param
+from app.model.scenarios import WALKTHROUGH
 from app.templating import notice_text
 
 from .checks import (
@@ -137,8 +138,8 @@ def _rules(kind: str, field: str, used: str | None) -> tuple[dict[str, str | Non
     field's own, each (field, kind, given, used).  From PRODUCT.md, "Second edition"."""
     state: dict[str, str | None] = {field: used}
     notices: list[tuple[str, ...]] = []
-    if kind == "step":
-        return state, notices
+    if kind == "step":  # a bare step link opens that step's own workload (scenarios.open_step)
+        return ({**WALKTHROUGH[int(used) - 1].inputs.query()} if used else state), notices
     # the default placement is colocated (third edition): fewer than 4 GPUs leaves it as it is, no notice
     if field == "response_tokens":  # the longest response, absent from the URL, is the mean: it moves with it
         state["response_max_tokens"] = used

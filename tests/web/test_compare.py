@@ -17,6 +17,7 @@ from app.i18n import translator
 from app.i18n.formats import row_duration_unit
 from app.model import DEFAULTS, evaluate, normalise
 from app.model.compare import METHOD_KL, ROW_IDS, node_diff, phase_rows, with_method
+from app.model.meters import METER_IDS
 from app.model.scenarios import WALKTHROUGH
 
 PAIRS = [("ppo", "grpo"), ("ppo", "dpo"), ("grpo", "dpo")]
@@ -101,7 +102,7 @@ def test_each_pair_renders_and_matches_the_model(client, lang, m_a, m_b):
             units = {c.split()[-1] for c in cells[1:3] if c != "—"}
             units |= {cells[3].split(" · ")[0].split()[-1]} if cells[3][:1] in "+−" else set()
             assert len(units) == 1, (row.id, cells)
-    assert len(doc.having("data-compare-meter")) == 5
+    assert len(doc.having("data-compare-meter")) == len(METER_IDS)
     current = [e.get("data-pair") for e in doc.elements if e.get("data-pair") and e.get("aria-current") == "true"]
     assert current == [f"{m_a}-{m_b}"]
 

@@ -47,7 +47,8 @@ def test_contract_ids_match_the_model():
     """The ids written in PRODUCT.md are the ones the model uses (a rename would break links and these tests)."""
     assert tuple(p.id for p in PRESETS) == PRESET_ORDER
     assert STAGE_IDS == PRESET_ORDER
-    assert METER_IDS == ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need")
+    # PRODUCT.md's five, in their places, then the training-time meter of issue 33 (the bottleneck's own)
+    assert METER_IDS == ("rollout_load", "scoring_load", "train_memory", "kl_risk", "eval_need", "train_load")
     assert DECISION_IDS == ("sft_vs_preference", "rm_vs_dpo", "rollout_throughput", "distributed_training",
                             "kl_control", "eval_gating", "critic_vs_group", "sync_vs_async")
     assert len(NODE_IDS) == 11

@@ -193,6 +193,7 @@ VIEW_KEY_EXPRESSIONS = {
     "s.method_key", "s.generation_key", "s.scored_key", "s.trained_key", "s.sync_key", "s.layout_key",
     "s.engine_shape_key", "s.engine_tp_key", "s.idle_key", "s.engine_key", "e.bound_key",
     "ph.key",  # the memory chart's phases (chart.memory.phase.*)
+    "l.key",  # the diagram's GPU key (app/view/regions/stage.py, PlacementVM.lines)
 }
 # First arguments that are whole keys the lab page's context names (checked by test_every_page_key_exists)
 PAGE_KEY_EXPRESSIONS = {

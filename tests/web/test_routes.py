@@ -12,6 +12,7 @@ from support.urls import HTML_LANG, HTMX, LANGS, lab_path, query_of
 from app.i18n import catalogue
 from app.model import evaluate
 from app.model.inputs import PARAM_NAMES, PRACTICE_NAMES, fmt_param
+from app.model.meters import METER_IDS
 from app.model.scenarios import PRESETS, WALKTHROUGH
 
 # --- / → /zh/ or /en/ -----------------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ def test_compare_every_pair_of_presets(client, lang, a, b):
     heads = [e.text for e in doc.tags("h2") if ":" in e.text or "：" in e.text]
     assert any(t[f"stage.{ra.stage}.name"] in h for h in heads)
     assert any(t[f"stage.{rb.stage}.name"] in h for h in heads)
-    assert len(doc.having("data-compare-meter")) == 5
+    assert len(doc.having("data-compare-meter")) == len(METER_IDS)
 
 
 # --- not found ----------------------------------------------------------------------------------------------------

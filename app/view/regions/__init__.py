@@ -23,11 +23,11 @@ from app.view.regions.estimates import EstCapVM, EstHeadVM, EstRunVM, EstStepVM,
 from app.view.regions.meters import BANDS, SHORT_ARG, MeterVM, StripVM, strip
 from app.view.regions.page import LinksVM, MarkerVM, NoticesVM
 from app.view.regions.registry import ALWAYS_SENT, FIRST_PAINT, LINK_REGIONS, Region, state_regions, to_send, with_moves
-from app.view.regions.stage import FLAGGED_STATES, NodeVM, StageVM, stage_vm
+from app.view.regions.stage import FLAGGED_STATES, NodeVM, PlacementVM, StageVM, placement_vm, stage_vm
 from app.view.regions.why import WhyVM
 
 __all__ = ["ALWAYS_SENT", "BANDS", "FIRST_PAINT", "FLAGGED_STATES", "LINK_REGIONS", "SHORT_ARG", "ArchInfoVM",
            "DecisionVM", "EdgeState", "EstCapVM", "EstHeadVM", "EstRunVM", "EstStepVM", "EstVsVM", "LinksVM",
-           "MarkerVM", "MemoryChartVM", "MeterVM", "NodeVM", "NoticesVM", "PhasesChartVM", "Region", "ShapeField",
-           "StageVM", "StepChartVM", "StripVM", "WhyVM", "arch_info", "replace", "stage_vm", "state_regions", "strip",
+           "MarkerVM", "MemoryChartVM", "MeterVM", "NodeVM", "NoticesVM", "PhasesChartVM", "PlacementVM", "Region", "ShapeField",
+           "StageVM", "StepChartVM", "StripVM", "WhyVM", "arch_info", "placement_vm", "replace", "stage_vm", "state_regions", "strip",
            "to_send", "with_moves"]

@@ -49,7 +49,7 @@ def _band(meter_id: str) -> tuple[str, str]:
 BANDS = {mid: _band(mid) for mid in METER_IDS}
 # the physical figure beside a meter's level: which of its figure's arguments it shows (none: the meter is idle)
 SHORT_ARG = {"rollout_load": "seconds", "scoring_load": "seconds", "train_memory": "per_gpu_gb",
-             "kl_risk": "pressure", "eval_need": "hours"}
+             "kl_risk": "pressure", "eval_need": "hours", "train_load": "seconds"}
 
 
 def _short(m: Meter) -> str:

@@ -17,7 +17,7 @@ from app.view.regions.estimates import est_cap, est_head, est_run, est_step, est
 from app.view.regions.meters import meter_vm, strip
 from app.view.regions.page import LinksVM, MarkerVM, NoticesVM
 from app.view.regions.record import frozen
-from app.view.regions.stage import NodeVM, stage_vm
+from app.view.regions.stage import NodeVM, placement_vm, stage_vm
 from app.view.regions.why import why_vm
 from app.view.timeline import timeline_chart
 
@@ -32,7 +32,7 @@ class Region:
 ALWAYS_SENT = ("live-marker", "live-notices", "live-why")  # what moved changes with every move
 # The regions a learner watches while a slider moves (the stage column's stage, diagram and meters, and the
 # phone's meter strip): a partial sends them first, and the page paints them before the charts and the rest.
-FIRST_PAINT = frozenset({"stage", "node", "edge", "meter", "strip"})
+FIRST_PAINT = frozenset({"stage", "placement", "node", "edge", "meter", "strip"})
 LINK_REGIONS = ("alt-link", "lang-switch", "compare-link", "launch-link", "present-link", "est-link")
 
 
@@ -55,6 +55,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
         *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
         Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
         Region(kind="stage", dom_id="live-stage", vm=stage_vm(r)),
+        Region(kind="placement", dom_id="dg-placement", vm=placement_vm(r)),
     ]
     regions += [Region(kind="node", dom_id=f"dg-n-{k}", vm=NodeVM(id=k, state=r.nodes[k])) for k in NODE_IDS]
     regions += [Region(kind="edge", dom_id=f"dg-e-{e.id}", vm=e) for e in r.edges]
