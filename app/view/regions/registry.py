@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.model import Result
+from app.model.compare import counterpart
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import Notice
 from app.model.meters import METER_IDS
@@ -47,7 +48,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
     i = r.inputs
     focus = walk_focus(i)
     query = canonical_query(i)
-    links = LinksVM(query=query, present=present)
+    links = LinksVM(query=query, present=present, counterpart_query=canonical_query(counterpart(i).model_copy(update={"step": None})))
     regions = [
         Region(kind="marker", dom_id="live-marker", vm=MarkerVM(query=query, preset=current_preset(i), focus=focus,
                                                                 walk_moved=moved_from_step(i))),
