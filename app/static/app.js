@@ -72,6 +72,26 @@
     if (document.hidden) setTimeout(fn, 0);
     else requestAnimationFrame(() => setTimeout(fn, 0));
   };
+  // The handout's QR code follows the state: a partial carries the link only (a code costs a move's whole server
+  // share to draw), so once the moves have settled for a second the new state's code is fetched.  Until it comes
+  // the code is marked stale, and a handout printed meanwhile leaves it out and says so (app.css).
+  let qrTimer = 0;
+  const handoutMoved = () => {
+    const link = document.getElementById("handout-link"), figure = document.getElementById("handout-qr");
+    if (!link || !figure) return;
+    const want = link.dataset.query;
+    figure.classList.toggle("stale", figure.dataset.query !== want);
+    clearTimeout(qrTimer);
+    if (figure.dataset.query === want) return;
+    qrTimer = setTimeout(async () => {
+      const response = await fetch(new URL(`handout-qr?${want}`, location.origin + location.pathname));
+      const now = document.getElementById("handout-link");
+      if (!response.ok || !now || now.dataset.query !== want) return;  // another move came meanwhile: its own turn
+      figure.querySelector(".handout-qr-code").innerHTML = await response.text();
+      figure.dataset.query = want;
+      figure.classList.remove("stale");
+    }, 1000);
+  };
   const place = (html) => {  // the elements placed
     const tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -88,6 +108,7 @@
       }
       old.replaceWith(el);
       placed.push(el);
+      if (el.id === "handout-link") handoutMoved();
     }
     return placed;
   };
@@ -360,14 +381,12 @@
     if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
   });
 
-  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards), and the
-  // state's link prints whole, with its host (the page writes it relative: it does not know the address it is served at).
+  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards).  The
+  // state's whole address is the server's (the handout-link region, from the request's base URL).
   let shutForPrint = [];
   window.addEventListener("beforeprint", () => {
     shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];
     for (const d of shutForPrint) d.open = true;
-    const link = document.querySelector(".print-link code");  // the state's whole address, host included
-    if (link) link.textContent = new URL(pageUrl()).href;
   });
   window.addEventListener("afterprint", () => {
     for (const d of shutForPrint) d.open = false;

@@ -22,6 +22,7 @@ from app.model.scenarios import moved_from_step, walk_figures
 from app.model.timeline import TIMELINE_STEPS
 from app.view.card_diff import CardDiffVM, card_diff_vm
 from app.view.guess import GuessVM, guess_vm
+from app.view.handout import qr_svg
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
 
@@ -328,6 +329,8 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": presets, "current_preset": current_preset(i),
         "self_path": f"/{lang}/?{query}",
+        # the handout's QR code of the state's whole address (the handout-link region's, from the request's base URL)
+        "handout_qr": qr_svg(regions["handout-link"].vm.url),
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart

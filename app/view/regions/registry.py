@@ -11,6 +11,7 @@ from app.model.moves import Moves
 from app.model.scenarios import moved_from_step
 from app.model.stages import NODE_IDS
 from app.view.charts import memory_chart, phases_chart, step_chart
+from app.view.handout import HandoutVM, state_url
 from app.view.links import canonical_query, current_preset, walk_focus
 from app.view.regions.arch import arch_info
 from app.view.regions.decisions import DecisionVM
@@ -43,8 +44,9 @@ def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str
     return {k: (why if k == "live-why" else v) for k, v in regions.items()}
 
 
-def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False) -> dict[str, Region]:
-    """The live regions of one state (the why-panel without a previous state), in page order, by DOM id."""
+def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False, home: str = "") -> dict[str, Region]:
+    """The live regions of one state (the why-panel without a previous state), in page order, by DOM id.  ``home``:
+    the lab's whole address in this language (``http://host:port/en/``), which the handout prints."""
     i = r.inputs
     focus = walk_focus(i)
     query = canonical_query(i)
@@ -54,6 +56,7 @@ def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = F
                                                                 walk_moved=moved_from_step(i))),
         Region(kind="notices", dom_id="live-notices", vm=NoticesVM(notices=notices)),
         *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
+        Region(kind="handout_link", dom_id="handout-link", vm=HandoutVM(url=state_url(home, query), query=query)),
         Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
         Region(kind="stage", dom_id="live-stage", vm=stage_vm(r)),
     ]
