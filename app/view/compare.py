@@ -503,6 +503,9 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
         "dpo_rows_note": "dpo" in (ra.stage, rb.stage), "run_note": grpo_run_note(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
         "a_url": a_url, "b_url": b_url, "sides": sides,
         "two_states": states, "present": present,
+        "heading_key": "compare.heading_states" if states else "compare.heading",
+        "note_key": "compare.note_states" if states else "compare.note",
+        "present_link_key": "ui.present_off" if present else "ui.present_on",
         "state_lines": tuple(StateLine(side_key=s.side_key, inputs=s.result.inputs, url=s.url) for s in sides),
         # the paste form: each side's canonical query (a reader edits it or pastes another lab link over it)
         "state_fields": tuple((n, f"compare.state_field.{n}", canonical_query(x)) for n, x in zip(STATE_SIDES, (left, right), strict=True)),
