@@ -230,3 +230,39 @@ def test_the_qr_route_draws_the_normalised_states_code(client, query):
 
 def test_the_qr_route_is_404_in_no_language(client):
     assert client.get("/fr/handout-qr?gpus=16").status_code == 404
+
+
+# --- GET /api/compare: the same figures as JSON, strict ---------------------------------------------------------
+
+
+def test_the_api_answers_the_pages_figures(client):
+    r = client.get("/api/compare?" + urlencode({"a": "", "b": B_QUERY, "price_a100_80g": "2"}))
+    assert r.status_code == 200, r.text[:300]
+    out = r.json()
+    left, right = DEFAULTS, normalise(parse_qs(B_QUERY))[0]
+    assert (out["a"]["query"], out["b"]["query"]) == (canonical_query(left), canonical_query(right))
+    rows = {row["id"]: row for row in out["rows"]}
+    assert list(rows) == list(ROW_IDS)
+    # A: 18.5549 GPU-hours × $2.00 (given) = $37.11; B: 7.8414 GPU-hours × $3.99 (Lambda, H100 on-demand) = $31.29
+    assert rows["usd"]["a"] == pytest.approx(18.5549 * 2.00, abs=1e-3)
+    assert rows["usd"]["b"] == pytest.approx(7.8414 * 3.99, abs=1e-3)
+    assert (out["a"]["usd_per_gpu_hour"], out["a"]["price_given"], out["b"]["price_given"]) == (2.0, True, False)
+    # each side's figures are /api/evaluate's for its query
+    for side, row_key in (("a", "a"), ("b", "b")):
+        ev = client.get(f"/api/evaluate?{out[side]['query']}").json()
+        assert rows["step_s"][row_key] == pytest.approx(ev["plan"]["step_s"])
+        assert rows["memory_gb"][row_key] == pytest.approx(ev["plan"]["memory_per_gpu_gb"])
+        assert rows["gpu_hours"][row_key] == pytest.approx(ev["plan"]["gpu_hours"])
+
+
+@pytest.mark.parametrize(("query", "locs"), [
+    ({"a": "gpus=0", "b": "kl=abc"}, [["query", "a", "gpus"], ["query", "b", "kl"]]),
+    ({"a": "/en/?response_tokens=4096&response_max_tokens=1024", "b": ""}, [["query", "a", "response_max_tokens"]]),
+    ({"a": "x" * (MAX_STATE_CHARS + 1), "b": ""}, [["query", "a"]]),
+    ({"b": ""}, [["query", "a"]]),
+    ({"a": "", "b": "", "price_h100_80g": "0"}, [["query", "price_h100_80g"]]),
+])
+def test_the_api_refuses_a_bad_side_naming_it(client, query, locs):
+    r = client.get("/api/compare?" + urlencode(query))
+    assert r.status_code == 422
+    assert [e["loc"] for e in r.json()["detail"]] == locs
