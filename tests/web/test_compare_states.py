@@ -266,3 +266,27 @@ def test_the_api_refuses_a_bad_side_naming_it(client, query, locs):
     r = client.get("/api/compare?" + urlencode(query))
     assert r.status_code == 422
     assert [e["loc"] for e in r.json()["detail"]] == locs
+
+
+# --- the planner's table: compare the answer with another option --------------------------------------------------
+
+
+def test_the_planners_compare_link_shows_the_planners_dollars(client):
+    """Each option's "compare with the answer" opens the answer (a) against it (b); the dollars there are the
+    planner's cost of both, at the planner's prices (one home for a price: prices.toml, or price_<gpu>)."""
+    from app.model.planner import plan, plan_query
+
+    q = plan_query(max_gpus=16, prices={"h100_80g": 3.0})
+    p = plan(DEFAULTS, q)
+    doc = parse(client.get("/en/plan?max_gpus=16&price_h100_80g=3").text)
+    links = [html.unescape(e.get("href")) for e in doc.having("data-link", "compare")]
+    fitting = [o for o in p.options if o.fits]
+    assert links and p.cheapest is not None  # every option the table lists but the answer itself
+    by_query = {canonical_query(o.inputs): o for o in fitting}
+    t = translator("en")
+    for link in links:
+        q_link = query_of(link)
+        assert q_link["a"] == canonical_query(p.cheapest.inputs)
+        _, page = _page(client, "en", q_link)
+        option = by_query[q_link["b"]]
+        assert _cells(page, "usd")[1:3] == [t.fmt("usd", p.cheapest.cost_usd), t.fmt("usd", option.cost_usd)]
