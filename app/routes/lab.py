@@ -15,8 +15,9 @@ from app.model.inputs import Notice
 from app.model.moves import moves
 from app.routes import check_lang, query_dict, raw_query
 from app.view.compare import compare_context
-from app.view.handout import qr_svg
+from app.view.handout import handout_context
 from app.view.lab import lab_context
+from app.view.links import canonical_query
 from app.view.regions import Region, state_regions, to_send, with_moves
 
 router = APIRouter(include_in_schema=False)
@@ -30,12 +31,11 @@ def evaluate_query(query: str) -> tuple[tuple[Notice, ...], Result]:
 
 
 @lru_cache(maxsize=1024)  # the same states as evaluate_query's: a move's previous state is one just answered
-def query_regions(query: str, home: str = "") -> dict[str, Region]:
-    """A query string → its state's live regions (app/view/regions/), the view-models a partial is diffed on;
-    ``home`` the lab's whole address in the page's language (the handout prints it).  Callers do not mutate the
-    dict."""
+def query_regions(query: str) -> dict[str, Region]:
+    """A query string → its state's live regions (app/view/regions/), the view-models a partial is diffed on.
+    Callers do not mutate the dict."""
     notices, result = evaluate_query(query)
-    return state_regions(result, notices, present=presenting(query), home=home)
+    return state_regions(result, notices, present=presenting(query))
 
 
 def lab_home(request: Request, lang: str) -> str:
@@ -61,16 +61,16 @@ async def lab(lang: str, request: Request) -> Response:
     # Another URL of the same state (a value clamped to the same one) diffs as usual: nothing but what always goes.
     previous = evaluate_query(prev_query)[1] if prev_query not in (None, query) else None
     change = moves(previous, result) if previous is not None and previous.inputs != result.inputs else None
-    home = lab_home(request, lang)
-    regions = query_regions(query, home)
+    regions = query_regions(query)
     if change is not None:
         regions = with_moves(regions, result, change)
     if htmx.wants_partial(request):
-        before = query_regions(prev_query, home) if previous is not None else None
+        before = query_regions(prev_query) if previous is not None else None
         html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
-        ctx = lab_context(lang, result, regions, present=presenting(query))
+        ctx = lab_context(lang, result, regions, present=presenting(query), home=lab_home(request, lang),
+                          page_query=query)
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
@@ -78,14 +78,16 @@ async def lab(lang: str, request: Request) -> Response:
     return cacheable(request, response, 300)
 
 
-@router.api_route("/{lang}/handout-qr", methods=["GET", "HEAD"], response_class=HTMLResponse)
-def handout_qr(lang: str, request: Request) -> Response:
-    """The QR code of a lab state's whole address (inline SVG), which app.js fetches after a move has settled: a
-    partial does not carry it (drawing one costs ≈ 6 ms, a move's whole server share)."""
+@router.api_route("/{lang}/handout", methods=["GET", "HEAD"], response_class=HTMLResponse)
+def handout(lang: str, request: Request) -> Response:
+    """A lab state's handout block: its whole address and the QR code of it (inline SVG), which app.js fetches once
+    the moves have settled.  A partial does not carry it: drawing a code costs ≈ 6 ms, a move's whole server share,
+    and its bytes would push a partial past its 10 kB."""
     check_lang(lang)
-    query = raw_query(request)
-    region = query_regions(query, lab_home(request, lang))["handout-link"].vm
-    return cacheable(request, HTMLResponse(qr_svg(region.url), headers={"X-Handout-Query": region.query}), 300)
+    result = evaluate_query(raw_query(request))[1]
+    ctx = handout_context(lab_home(request, lang), canonical_query(result.inputs))
+    return cacheable(request, HTMLResponse(templating.render_page("_handout.html", {"lang": lang, **ctx}),
+                                           headers={"X-Handout-Query": ctx["handout_query"]}), 300)
 
 
 @router.api_route("/{lang}/compare", methods=["GET", "HEAD"], response_class=HTMLResponse)

@@ -72,24 +72,25 @@
     if (document.hidden) setTimeout(fn, 0);
     else requestAnimationFrame(() => setTimeout(fn, 0));
   };
-  // The handout's QR code follows the state: a partial carries the link only (a code costs a move's whole server
-  // share to draw), so once the moves have settled for a second the new state's code is fetched.  Until it comes
-  // the code is marked stale, and a handout printed meanwhile leaves it out and says so (app.css).
-  let qrTimer = 0;
+  // The handout follows the state: a partial does not carry it (its QR code costs a move's whole server share to
+  // draw, and its bytes a partial's budget), so once the moves have settled for a second the state's address and
+  // code are fetched together from /{lang}/handout.  Meanwhile the block is marked stale, and a handout printed
+  // then leaves the old code out and says so (app.css).
+  let handoutTimer = 0;
   const handoutMoved = () => {
-    const link = document.getElementById("handout-link"), figure = document.getElementById("handout-qr");
-    if (!link || !figure) return;
-    const want = link.dataset.query;
-    figure.classList.toggle("stale", figure.dataset.query !== want);
-    clearTimeout(qrTimer);
-    if (figure.dataset.query === want) return;
-    qrTimer = setTimeout(async () => {
-      const response = await fetch(new URL(`handout-qr?${want}`, location.origin + location.pathname));
-      const now = document.getElementById("handout-link");
-      if (!response.ok || !now || now.dataset.query !== want) return;  // another move came meanwhile: its own turn
-      figure.querySelector(".handout-qr-code").innerHTML = await response.text();
-      figure.dataset.query = want;
-      figure.classList.remove("stale");
+    const block = document.getElementById("handout");
+    if (!block) return;
+    block.querySelector(".handout-qr").classList.add("stale");
+    clearTimeout(handoutTimer);
+    handoutTimer = setTimeout(async () => {
+      const want = new URL(pageUrl(), location.href).search.slice(1);  // the state on screen, as the address bar writes it
+      if (block.dataset.for !== want) {
+        const response = await fetch(new URL(`handout?${want}`, location.origin + location.pathname));
+        if (!response.ok || new URL(pageUrl(), location.href).search.slice(1) !== want) return;  // a later move's turn
+        block.innerHTML = await response.text();
+        block.dataset.for = want;
+      }
+      block.querySelector(".handout-qr").classList.remove("stale");
     }, 1000);
   };
   const place = (html) => {  // the elements placed
@@ -108,8 +109,8 @@
       }
       old.replaceWith(el);
       placed.push(el);
-      if (el.id === "handout-link") handoutMoved();
     }
+    if (placed.length) handoutMoved();
     return placed;
   };
   const boost = (placed) => {
@@ -382,7 +383,7 @@
   });
 
   // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards).  The
-  // state's whole address is the server's (the handout-link region, from the request's base URL).
+  // state's whole address is the server's (from the request's base URL: /{lang}/handout after a move).
   let shutForPrint = [];
   window.addEventListener("beforeprint", () => {
     shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];

@@ -319,14 +319,20 @@ def state_side(name: str, query: dict[str, list[str]]) -> tuple[WorkloadInputs |
 
 
 def two_states(query: dict[str, list[str]]) -> tuple[WorkloadInputs, WorkloadInputs, tuple[Notice, ...]]:
-    """Both sides of the any-two-states form; a side not given (or refused) is the other's counterpart, and
-    with neither usable, the defaults and theirs."""
+    """Both sides of the any-two-states form; a side not given (or refused) is the other's counterpart (no
+    walkthrough step), and with neither usable, the defaults and theirs."""
     (a, na), (b, nb) = state_side("a", query), state_side("b", query)
     if a is None:
-        a = counterpart(b) if b is not None else normalise({})[0]
+        a = _counterpart(b) if b is not None else normalise({})[0]
     if b is None:
-        b = counterpart(a)
+        b = _counterpart(a)
     return a, b, na + nb
+
+
+def _counterpart(x: WorkloadInputs) -> WorkloadInputs:
+    """The side left out: the other's workload under the other method, out of the walkthrough (the step's question
+    is about the other side's state, not this one)."""
+    return counterpart(x).model_copy(update={"step": None})
 
 
 def is_two_states(query: dict[str, list[str]]) -> bool:

@@ -12,23 +12,12 @@ from functools import lru_cache
 import segno
 from markupsafe import Markup
 
-from app.view.regions.record import frozen
-
 # segno scores all eight QR masks by default (ISO/IEC 18004 §7.8) and keeps the best: ≈ 19 ms for a lab state's
 # ≈ 500-character address here, against ≈ 6 ms with one mask fixed.  Any mask decodes (the reader reads the mask from
 # the format bits); the scoring only avoids patterns that confuse a camera, which a printed code at 3.5 cm with
 # a quiet zone does not need.  Fixed, a page with a handout stays cheap to serve.
 QR_MASK = 0
 QR_BORDER = 4  # modules of quiet zone, the standard's minimum for a QR code
-
-
-@frozen
-class HandoutVM:
-    """The handout's link (``handout-link``): the state's whole address and its canonical query (which app.js
-    compares with the drawn QR code's to know when the code is stale after a move)."""
-
-    url: str
-    query: str
 
 
 def state_url(home: str, query: str) -> str:
@@ -41,3 +30,9 @@ def qr_svg(url: str) -> Markup:
     """``url`` as a QR code, inline SVG (black on white, the quiet zone included, sized by CSS)."""
     code = segno.make_qr(url, mask=QR_MASK)
     return Markup(code.svg_inline(border=QR_BORDER, omitsize=True, dark="#000", light="#fff", svgclass="qr"))
+
+
+def handout_context(home: str, query: str) -> dict:
+    """What _handout.html shows: the state's whole address, its QR code, and the canonical query they are of."""
+    url = state_url(home, query)
+    return {"handout_url": url, "handout_qr": qr_svg(url), "handout_query": query}

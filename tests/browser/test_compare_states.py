@@ -1,6 +1,6 @@
 """Issue 33 item 6, compare any two states: the presenter view of ``/{lang}/compare?a=…&b=…`` reads from the back
 of a room (at 1920 × 1080 every figure of the table ≥ 28 px, the side headings ≥ 36 px) and at 1280 × 720 the table
-fits the screen; the lab's "compare with…" link opens this state against its counterpart.  Screenshots zh / en,
+fits the screen; the lab's "compare with…" link leads there.  Screenshots zh / en,
 desktop / phone / presenter, light / dark (artifacts/screenshots/compare-states-*.png)."""
 
 from __future__ import annotations
@@ -63,14 +63,19 @@ def test_the_plain_page_is_not_the_presenter_view(open_page, base_url: str) -> N
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_labs_compare_link_opens_this_state_against_its_counterpart(open_page, base_url: str, lang: str) -> None:
+def test_the_labs_compare_link_leads_to_any_two_states(open_page, base_url: str, lang: str) -> None:
+    """"Compare with…" opens this state against its counterpart; the paste form holds it as a, and pasting another
+    lab link as b compares the two."""
     page = open_page()
     goto(page, f"{base_url}/{lang}/?{urlencode(A.query())}")
     page.locator("#compare-link").click()
     page.wait_for_url("**/compare?**")
+    assert page.locator(".cmp-paste-form input[name=a]").input_value() == canonical_query(A)
+    page.locator(".cmp-paste-form input[name=b]").fill(f"{base_url}/{lang}/?{urlencode(B.query())}")
+    page.locator(".cmp-paste-form button[type=submit]").click()
+    page.wait_for_url("**/compare?a=**")
     q = params_of(page.url)
-    assert q["a"] == canonical_query(A)
-    assert params_of("/?" + q["b"])["method"] != A.method  # the counterpart: the other method
+    assert q["a"] == canonical_query(A) and params_of(q["b"])["step"] == "11"
     expect(page.locator("[data-state-line]")).to_have_count(2)
     expect(page.locator('[data-compare-row="usd"]')).to_be_visible()
 

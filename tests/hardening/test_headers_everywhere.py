@@ -56,7 +56,7 @@ ANSWERS = [
     ("api-plan", "GET", "/api/plan?max_gpus=16", {}, 200),
     ("api-plan-422", "GET", "/api/plan?deadline_h=-1", {}, 422),
     ("compare-states", "GET", "/en/compare?a=gpus%3D16&b=method%3Dgrpo&present=1", {}, 200),
-    ("handout-qr", "GET", "/zh/handout-qr?gpus=16", {}, 200),
+    ("handout", "GET", "/zh/handout?gpus=16", {}, 200),
     ("api-compare", "GET", "/api/compare?a=gpus%3D16&b=method%3Dgrpo", {}, 200),
     ("api-compare-422", "GET", "/api/compare?a=gpus%3D0&b=", {}, 422),
 ]

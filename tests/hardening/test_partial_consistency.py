@@ -40,7 +40,7 @@ CHANGES = {
 }
 LIVE_PREFIXES = ("meter-", "decision-", "est-", "dg-n-", "dg-e-", "chart-")
 LIVE_IDS = {"live-marker", "live-notices", "live-stage", "live-why", "meter-strip", "lang-switch", "compare-link",
-            "launch-link", "present-link", "alt-link", "arch-info", "handout-link"}
+            "launch-link", "present-link", "alt-link", "arch-info"}
 OOB = 'hx-swap-oob="true"'
 
 

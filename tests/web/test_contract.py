@@ -232,10 +232,9 @@ def test_embedded_records_are_objects_with_their_fields(client, path, record):
 
 BEFORE = PRESETS[2].inputs  # ppo_loop: rollouts 512
 AFTER = BEFORE.model_copy(update={"rollouts": 640})  # the next notch on the rollouts ladder
-# sent with every move: what moved, the notices, and the links that carry the state (the query changes), the
-# handout's among them
+# sent with every move: what moved, the notices, and the links that carry the state (the query changes)
 ALWAYS_SENT = {"live-marker", "live-notices", "live-why", "alt-link", "lang-switch", "compare-link", "launch-link",
-               "present-link", "handout-link"}
+               "present-link"}
 
 
 def _expected_regions(before: dict, after: dict) -> set[str]:

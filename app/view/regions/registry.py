@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from app.model import Result
-from app.model.compare import counterpart
 from app.model.decisions import DECISION_IDS
 from app.model.inputs import Notice
 from app.model.meters import METER_IDS
@@ -11,7 +10,6 @@ from app.model.moves import Moves
 from app.model.scenarios import moved_from_step
 from app.model.stages import NODE_IDS
 from app.view.charts import memory_chart, phases_chart, step_chart
-from app.view.handout import HandoutVM, state_url
 from app.view.links import canonical_query, current_preset, walk_focus
 from app.view.regions.arch import arch_info
 from app.view.regions.decisions import DecisionVM
@@ -44,19 +42,17 @@ def with_moves(regions: dict[str, Region], r: Result, change: Moves) -> dict[str
     return {k: (why if k == "live-why" else v) for k, v in regions.items()}
 
 
-def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False, home: str = "") -> dict[str, Region]:
-    """The live regions of one state (the why-panel without a previous state), in page order, by DOM id.  ``home``:
-    the lab's whole address in this language (``http://host:port/en/``), which the handout prints."""
+def state_regions(r: Result, notices: tuple[Notice, ...] = (), present: bool = False) -> dict[str, Region]:
+    """The live regions of one state (the why-panel without a previous state), in page order, by DOM id."""
     i = r.inputs
     focus = walk_focus(i)
     query = canonical_query(i)
-    links = LinksVM(query=query, present=present, counterpart_query=canonical_query(counterpart(i).model_copy(update={"step": None})))
+    links = LinksVM(query=query, present=present)
     regions = [
         Region(kind="marker", dom_id="live-marker", vm=MarkerVM(query=query, preset=current_preset(i), focus=focus,
                                                                 walk_moved=moved_from_step(i))),
         Region(kind="notices", dom_id="live-notices", vm=NoticesVM(notices=notices)),
         *(Region(kind=k.replace("-", "_"), dom_id=k, vm=links) for k in LINK_REGIONS),
-        Region(kind="handout_link", dom_id="handout-link", vm=HandoutVM(url=state_url(home, query), query=query)),
         Region(kind="arch_info", dom_id="arch-info", vm=arch_info(i)),
         Region(kind="stage", dom_id="live-stage", vm=stage_vm(r)),
     ]
