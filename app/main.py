@@ -44,6 +44,7 @@ def create_app() -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=800, compresslevel=6)
     app.add_middleware(SecurityHeadersMiddleware)
     app.mount("/static", static_app(templating.STATIC), name="static")  # compressed once, at start
+    app.include_router(api.compare_router)  # one route, before the lab's /{lang}/compare, which would match it
     app.include_router(lab.router)  # first: a slider move is most of the traffic, and routes are matched in order
     app.include_router(api.router)
     app.include_router(calibrate.router)  # POST /api/calibrate and /{lang}/calibrate: your own run

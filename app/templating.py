@@ -66,8 +66,12 @@ def _shown_value(value, name: str, t) -> str:  # noqa: ANN001
 def notice_text(n, t) -> Markup:  # noqa: ANN001
     """One notice (``inputs.Notice``) as the page says it: the parameter by its form label, a choice by the label
     its radio shows, the URL name in <code> (a compare page's right side names its ``b_`` field)."""
-    name = n.field.removeprefix("b_")
-    key = "walk.heading" if name == "step" else f"input.{name}.label"  # step: the walkthrough's
+    # a compare page's side: ``b_gpus`` (its first form's right side), ``a.gpus`` / ``b.gpus`` (any two states), or
+    # ``a`` / ``b`` itself (a value that is no state)
+    side, dot, rest = n.field.partition(".")
+    name = rest if dot and side in ("a", "b") else n.field.removeprefix("b_")
+    key = ("walk.heading" if name == "step" else  # step: the walkthrough's
+           f"compare.state_name.{name}" if name in ("a", "b") else f"input.{name}.label")
     label = t("ui.quoted_label", label=t(key))
     choices = next((c.choices for c in CHOICES if c.name == name), ())
     shown = {v: (_shown_value(v, name, t) if v in choices else v) for v in (n.given, n.used)}

@@ -182,4 +182,7 @@ def spec_formatters(lang: str) -> dict[str, object]:
         "g2": lambda v: sig(float(v), 2),  # a ratio in prose: 「0.63 倍」, two significant digits
         "g3": lambda v: sig(float(v), 3),
         "gpus": lambda v: fmt_gpus(round(v), lang),
+        # dollars: a run's cost to the dollar (cents below $10, where a dollar is a large share), a price to the cent
+        "usd": lambda v: f"${v:,.0f}" if abs(v) >= 10 else f"${v:,.2f}",
+        "usd_cents": lambda v: f"${v:,.2f}",
     }

@@ -16,7 +16,9 @@ from app.model.moves import moves
 from app.model.scenarios import open_step
 from app.routes import check_lang, query_dict, raw_query
 from app.view.compare import compare_context
+from app.view.handout import handout_context
 from app.view.lab import lab_context
+from app.view.links import canonical_query
 from app.view.regions import Region, state_regions, to_send, with_moves
 
 router = APIRouter(include_in_schema=False)
@@ -37,6 +39,12 @@ def query_regions(query: str) -> dict[str, Region]:
     Callers do not mutate the dict."""
     notices, result = evaluate_query(query)
     return state_regions(result, notices, present=presenting(query))
+
+
+def lab_home(request: Request, lang: str) -> str:
+    """The lab's whole address in ``lang`` as this request reached it (``http://host:port/en/``): the request's base
+    URL, which honours the Host header and a proxy's forwarded scheme where uvicorn is told to trust it."""
+    return f"{request.base_url}{lang}/"
 
 
 def presenting(query: str) -> bool:
@@ -64,12 +72,25 @@ async def lab(lang: str, request: Request) -> Response:
         html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
-        ctx = lab_context(lang, result, regions, present=presenting(query))
+        ctx = lab_context(lang, result, regions, present=presenting(query), home=lab_home(request, lang),
+                          page_query=query)
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
             return response
     return cacheable(request, response, 300)
+
+
+@router.api_route("/{lang}/handout", methods=["GET", "HEAD"], response_class=HTMLResponse)
+def handout(lang: str, request: Request) -> Response:
+    """A lab state's handout block: its whole address and the QR code of it (inline SVG), which app.js fetches once
+    the moves have settled.  A partial does not carry it: drawing a code costs ≈ 6 ms, a move's whole server share,
+    and its bytes would push a partial past its 10 kB."""
+    check_lang(lang)
+    result = evaluate_query(raw_query(request))[1]
+    ctx = handout_context(lab_home(request, lang), canonical_query(result.inputs))
+    return cacheable(request, HTMLResponse(templating.render_page("_handout.html", {"lang": lang, **ctx}),
+                                           headers={"X-Handout-Query": ctx["handout_query"]}), 300)
 
 
 @router.api_route("/{lang}/compare", methods=["GET", "HEAD"], response_class=HTMLResponse)

@@ -72,6 +72,27 @@
     if (document.hidden) setTimeout(fn, 0);
     else requestAnimationFrame(() => setTimeout(fn, 0));
   };
+  // The handout follows the state: a partial does not carry it (its QR code costs a move's whole server share to
+  // draw, and its bytes a partial's budget), so once the moves have settled for a second the state's address and
+  // code are fetched together from /{lang}/handout.  Meanwhile the block is marked stale, and a handout printed
+  // then leaves the old code out and says so (app.css).
+  let handoutTimer = 0;
+  const handoutMoved = () => {
+    const block = document.getElementById("handout");
+    if (!block) return;
+    block.querySelector(".handout-qr").classList.add("stale");
+    clearTimeout(handoutTimer);
+    handoutTimer = setTimeout(async () => {
+      const want = new URL(pageUrl(), location.href).search.slice(1);  // the state on screen, as the address bar writes it
+      if (block.dataset.for !== want) {
+        const response = await fetch(new URL(`handout?${want}`, location.origin + location.pathname));
+        if (!response.ok || new URL(pageUrl(), location.href).search.slice(1) !== want) return;  // a later move's turn
+        block.innerHTML = await response.text();
+        block.dataset.for = want;
+      }
+      block.querySelector(".handout-qr").classList.remove("stale");
+    }, 1000);
+  };
   const place = (html) => {  // the elements placed
     const tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -89,6 +110,7 @@
       old.replaceWith(el);
       placed.push(el);
     }
+    if (placed.length) handoutMoved();
     return placed;
   };
   const boost = (placed) => {
@@ -376,14 +398,12 @@
     if (box.top < 0 || box.bottom > innerHeight) question.closest(".walk-card").scrollIntoView({block: "start"});
   });
 
-  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards), and the
-  // state's link prints whole, with its host (the page writes it relative: it does not know the address it is served at).
+  // A handout: the step's answer and takeaway print even when the answer is shut (shut again afterwards).  The
+  // state's whole address is the server's (from the request's base URL: /{lang}/handout after a move).
   let shutForPrint = [];
   window.addEventListener("beforeprint", () => {
     shutForPrint = [...document.querySelectorAll("details.walk-reveal:not([open])")];
     for (const d of shutForPrint) d.open = true;
-    const link = document.querySelector(".print-link code");  // the state's whole address, host included
-    if (link) link.textContent = new URL(pageUrl()).href;
   });
   window.addEventListener("afterprint", () => {
     for (const d of shutForPrint) d.open = false;

@@ -1,16 +1,25 @@
 """Two configurations side by side (/{lang}/compare): what each method removes and adds, phase by phase and meter by
-meter.
+meter, and what a pass costs.
 
-The left side is the query as given; the right side is the same workload under the other method (PPO → GRPO,
-GRPO → PPO, DPO → PPO: ``app.model.compare.counterpart``), with that method's usual β (and group), and then any
-``b_<param>`` overrides.  ``b_method`` picks the right side's method; its usual β and group apply unless ``b_kl`` /
-``b_group`` say otherwise.
+Two forms of the URL:
+
+* **any two states**, ``?a=<lab query>&b=<lab query>``: each side a whole lab state (its query, URL-encoded, or a
+  lab URL, ``/en/?…`` or ``http://host/en/?…``, whose query part is taken), normalised on its own (a notice names
+  its side: ``a.gpus``); a side left out is the other's counterpart (the same workload under the other method).
+  When ``a`` or ``b`` is given, it wins over the form below.
+* **one state and its counterpart** (the first form, kept): the left side is the query as given; the right side is
+  the same workload under the other method (PPO → GRPO, GRPO → PPO, DPO → PPO: ``app.model.compare.counterpart``),
+  with that method's usual β (and group), and then any ``b_<param>`` overrides.  ``b_method`` picks the right
+  side's method; its usual β and group apply unless ``b_kl`` / ``b_group`` say otherwise.
+
+Both: ``price_<gpu id>`` overrides a GPU type's price (the planner's parameter, read by the planner's own
+``normalise_plan``); ``present=1`` is the presenter view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 from app.model import Result, WorkloadInputs, evaluate, normalise
 from app.model.compare import (
@@ -24,10 +33,16 @@ from app.model.compare import (
 )
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
+from app.model.planner import PRICES, PlanQuery, normalise_plan
 from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS
 from app.view.lab import fitted_banner, other
-from app.view.links import lab_url
+from app.view.links import canonical_query, lab_url
+
+# A lab state's query is about 600 characters (every parameter, the contract's order); a pasted full URL adds a
+# host.  Past this a value is no state the lab wrote: the side takes its default, with a notice (never a crash).
+MAX_STATE_CHARS = 4000
+STATE_SIDES = ("a", "b")
 
 # b_ parameters a pair link sets itself (the others in the query are kept)
 _PAIR_PARAMS = ("b_method", "b_kl", "b_group")
@@ -43,15 +58,17 @@ class PairLink:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Side:
-    """One side of the page: which (``left`` / ``right``), its result and the lab link that opens it."""
+    """One side of the page: which (``left`` / ``right``), its result and the lab link that opens it; ``state``
+    names it in the any-two-states form (``a`` / ``b``: the page says "A" and "B"), empty in the first form."""
 
     side: str
     result: Result
     url: str
+    state: str = ""
 
     @property
     def side_key(self) -> str:
-        return f"compare.{self.side}"
+        return f"compare.state.{self.state}" if self.state else f"compare.{self.side}"
 
     @property
     def stage_name_key(self) -> str:
@@ -220,6 +237,50 @@ class ChangedDecision:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SidePrice:
+    """The price a side's dollars use: its GPU type, $ per GPU-hour, and where it comes from (the planner's
+    prices.toml: a provider's public list price, or a teaching assumption), or ``given`` (a ``price_<gpu>``)."""
+
+    side_key: str
+    gpu: str
+    usd_per_gpu_hour: float
+    given: bool
+    teaching: bool
+    provider: str
+    instance: str
+    source: str
+    read: str
+
+    @property
+    def gpu_key(self) -> str:
+        return f"gpu.{self.gpu}.name"
+
+
+def side_price(side_key: str, gpu: str, prices: PlanQuery) -> SidePrice:
+    pr = PRICES[gpu]
+    used = prices.price(gpu)
+    return SidePrice(side_key=side_key, gpu=gpu, usd_per_gpu_hour=used, given=used != pr.usd_per_gpu_hour,
+                     teaching=pr.teaching, provider=pr.provider, instance=pr.instance, source=pr.source, read=pr.read)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StateLine:
+    """"A: PPO, 7B policy, 8 GPUs of A100 80GB (step 7)" and the lab link of that state."""
+
+    side_key: str
+    inputs: WorkloadInputs
+    url: str
+
+    @property
+    def method_key(self) -> str:
+        return f"method.short.{self.inputs.method}"
+
+    @property
+    def gpu_key(self) -> str:
+        return f"gpu.{self.inputs.gpu}.name"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PresetLink:
     """A preset opened on the compare page."""
 
@@ -229,6 +290,66 @@ class PresetLink:
     @property
     def title_key(self) -> str:
         return f"preset.{self.id}.title"
+
+
+def state_query(text: str) -> str:
+    """A side's value as a lab query: a query as it is, or a lab URL's query part (a pasted link), without a
+    fragment.
+
+    >>> state_query("method=ppo&gpus=16"), state_query("http://host:8000/en/?gpus=16#meters"), state_query("/zh/?")
+    ('method=ppo&gpus=16', 'gpus=16', '')
+    """
+    text = text.strip()
+    if "?" in text:
+        text = text.split("?", 1)[1]
+    return text.split("#", 1)[0]
+
+
+def state_side(name: str, query: dict[str, list[str]]) -> tuple[WorkloadInputs | None, tuple[Notice, ...]]:
+    """One side of the any-two-states form (``a`` or ``b``): its inputs (None: not given, or too long to be a
+    state) and the notices of its normalisation, each naming the side (``a.gpus``)."""
+    values = query.get(name)
+    if not values:
+        return None, ()
+    text = values[-1]
+    if len(text) > MAX_STATE_CHARS:
+        return None, (Notice(name, "state_too_long", f"{len(text):,}", f"{MAX_STATE_CHARS:,}"),)
+    inputs, notices = normalise(parse_qs(state_query(text), keep_blank_values=True))
+    return inputs, tuple(replace(n, field=f"{name}.{n.field}") for n in notices)
+
+
+def two_states(query: dict[str, list[str]]) -> tuple[WorkloadInputs, WorkloadInputs, tuple[Notice, ...]]:
+    """Both sides of the any-two-states form; a side not given (or refused) is the other's counterpart (no
+    walkthrough step), and with neither usable, the defaults and theirs."""
+    (a, na), (b, nb) = state_side("a", query), state_side("b", query)
+    if a is None:
+        a = _counterpart(b) if b is not None else normalise({})[0]
+    if b is None:
+        b = _counterpart(a)
+    return a, b, na + nb
+
+
+def _counterpart(x: WorkloadInputs) -> WorkloadInputs:
+    """The side left out: the other's workload under the other method, out of the walkthrough (the step's question
+    is about the other side's state, not this one)."""
+    return counterpart(x).model_copy(update={"step": None})
+
+
+def is_two_states(query: dict[str, list[str]]) -> bool:
+    """The any-two-states form: an ``a`` or a ``b`` in the query (it wins over the first form's parameters)."""
+    return any(k in query for k in STATE_SIDES)
+
+
+def _prices(query: dict[str, list[str]]) -> tuple[PlanQuery, tuple[Notice, ...]]:
+    """The prices the dollars use: the planner's reading of the query's ``price_<gpu id>`` (nothing else of the
+    planner's: a deadline or a budget means nothing here)."""
+    return normalise_plan({k: v for k, v in query.items() if k.startswith("price_")})
+
+
+def _price_params(prices: PlanQuery) -> dict[str, str]:
+    """The ``price_<gpu id>`` overrides in force (a link keeps them): those that differ from prices.toml."""
+    return {f"price_{g}": fmt_param(prices.price(g)) for g in PRICES
+            if prices.price(g) != PRICES[g].usd_per_gpu_hour}
 
 
 def _b_overrides(query: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -318,21 +439,65 @@ def critic_gb(r: Result) -> float:
     return r.memory.models.critic_gb if r.cost.online else 0.0
 
 
+def _present(url: str, present: bool) -> str:
+    return url + "&present=1" if present else url
+
+
+def _states_url(lang: str, a: WorkloadInputs, b: WorkloadInputs, extra: dict[str, str]) -> str:
+    """The any-two-states page of ``a`` and ``b`` (each its canonical query, as the lab writes it)."""
+    return f"/{lang}/compare?{urlencode({'a': canonical_query(a), 'b': canonical_query(b), **extra})}"
+
+
+def state_pair_links(lang: str, a: WorkloadInputs, b: WorkloadInputs, extra: dict[str, str]) -> tuple[PairLink, ...]:
+    """PPO ⇄ GRPO, PPO ⇄ DPO and GRPO ⇄ DPO on these two states: each side keeps its own workload under the pair's
+    method (its usual β and group: ``with_method``)."""
+    def under(x: WorkloadInputs, m: str) -> WorkloadInputs:
+        return x if x.method == m else with_method(x, m)
+
+    return tuple(PairLink(m_a, m_b, _states_url(lang, under(a, m_a), under(b, m_b), extra),
+                          {a.method, b.method} == {m_a, m_b}) for m_a, m_b in PAIRS)
+
+
 def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
-    """``a`` is the query as given; ``b`` the same workload with the other method, unless ``b_<param>``
-    parameters say otherwise."""
-    left, notices = normalise(query)
-    right, more = right_side(left, query)
-    notices += more
+    """The any-two-states form when ``a`` or ``b`` is given (``two_states``); else ``a`` is the query as given and
+    ``b`` the same workload with the other method, unless ``b_<param>`` parameters say otherwise."""
+    present = (query.get("present") or [""])[-1] == "1"
+    prices, notices = _prices(query)
+    states = is_two_states(query)
+    if states:
+        left, right, more = two_states(query)
+    else:
+        left, more = normalise(query)
+        right, b_notices = right_side(left, query)
+        more += b_notices
+    notices = more + notices
     ra, rb = evaluate(left), evaluate(right)
     removed, added = node_diff(ra, rb)
     rows = tuple(PhaseRow(id=x.id, a=x.a, b=x.b, unit=x.unit, delta=x.delta, ratio=x.ratio)
-                 for x in phase_rows(ra, rb))
-    a_url, b_url = lab_url(lang, left), lab_url(lang, right)
-    swap = dict(right.query())
-    swap.update({f"b_{k}": v for k, v in left.query().items()})
-    swap.pop("step", None)
-    swap.pop("b_step", None)
+                 for x in phase_rows(ra, rb, prices))
+    a_url, b_url = _present(lab_url(lang, left), present), _present(lab_url(lang, right), present)
+    keep = _price_params(prices) | ({"present": "1"} if present else {})  # what every link of this page keeps
+    side_names = STATE_SIDES if states else ("", "")
+    sides = tuple(Side(side=s, result=r, url=u, state=n)
+                  for s, r, u, n in zip(("left", "right"), (ra, rb), (a_url, b_url), side_names, strict=True))
+    if states:
+        here = _states_url(lang, left, right, keep)
+        switch_url = _states_url(other(lang), left, right, keep)
+        swap_url = _states_url(lang, right, left, keep)
+        pairs = state_pair_links(lang, left, right, keep)
+        plain = _states_url(lang, left, right, _price_params(prices))
+    else:
+        swap = dict(right.query())
+        swap.update({f"b_{k}": v for k, v in left.query().items()})
+        swap.pop("step", None)
+        swap.pop("b_step", None)
+        own = _with_overrides(left, right, query) | keep
+        here = f"/{lang}/compare?{urlencode(own)}"
+        switch_url = f"/{other(lang)}/compare?{urlencode(own)}"
+        swap_url = f"/{lang}/compare?{urlencode(swap | keep)}"
+        pairs = tuple(replace(p, url=p.url + ("&" + urlencode(keep) if keep else ""))
+                      for p in pair_links(lang, left, right, query))
+        plain = f"/{lang}/compare?{urlencode(_with_overrides(left, right, query) | _price_params(prices))}"
     return {
         "lang": lang, "other_lang": other(lang), "page": "compare", "a": ra, "b": rb, "notices": notices,
         "fitted_banner": fitted_banner(lang, left),  # the right side keeps the left's factors (b_ may change them)
@@ -342,11 +507,19 @@ def compare_context(lang: str, query: dict[str, list[str]]) -> dict:
                             for k in METER_IDS),  # delta: right − left
         "decisions_changed": decision_changes(ra, rb),
         "dpo_rows_note": "dpo" in (ra.stage, rb.stage), "run_note": grpo_run_note(ra, rb), "critic_a": critic_gb(ra), "critic_b": critic_gb(rb),
-        "a_url": a_url, "b_url": b_url,
-        "sides": (Side(side="left", result=ra, url=a_url), Side(side="right", result=rb, url=b_url)),
-        "switch_url": f"/{other(lang)}/compare?{urlencode(_with_overrides(left, right, query))}",
-        "swap_url": f"/{lang}/compare?{urlencode(swap)}",
-        "pair_links": pair_links(lang, left, right, query),
+        "a_url": a_url, "b_url": b_url, "sides": sides,
+        "two_states": states, "present": present,
+        "heading_key": "compare.heading_states" if states else "compare.heading",
+        "note_key": "compare.note_states" if states else "compare.note",
+        "present_link_key": "ui.present_off" if present else "ui.present_on",
+        "state_lines": tuple(StateLine(side_key=s.side_key, inputs=s.result.inputs, url=s.url) for s in sides),
+        # the paste form: each side's canonical query (a reader edits it or pastes another lab link over it)
+        "state_fields": tuple((n, f"compare.state_field.{n}", canonical_query(x)) for n, x in zip(STATE_SIDES, (left, right), strict=True)),
+        "prices": tuple(side_price(s.side_key, s.result.inputs.gpu, prices) for s in sides),
+        "price_params": tuple(_price_params(prices).items()),
+        "switch_url": switch_url, "swap_url": swap_url, "pair_links": pairs,
+        "present_url": plain if present else _present(plain, True),
+        "self_url": here,
         "pairs": tuple(PresetLink(id=p.id, url=lab_url(lang, p.inputs, "compare")) for p in PRESETS),
     }
 

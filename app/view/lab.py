@@ -25,6 +25,7 @@ from app.model.scenarios import moved_from_step, walk_figures
 from app.model.timeline import TIMELINE_STEPS
 from app.view.card_diff import CardDiffVM, card_diff_vm
 from app.view.guess import GuessVM, guess_vm
+from app.view.handout import handout_context
 from app.view.links import canonical_query, current_preset, preset_links, walk_focus, walk_links
 from app.view.regions import Region
 
@@ -331,7 +332,8 @@ def _keep(url: str, present: bool, step: int | None) -> str:
     return url + (f"&step={step}" if step else "") + ("&present=1" if present else "")
 
 
-def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False) -> dict:
+def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False, home: str = "",
+                page_query: str = "") -> dict:
     """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions/)."""
     i = result.inputs
     query = canonical_query(i)
@@ -342,7 +344,9 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "lang": lang, "other_lang": other(lang), "page": "lab", "r": result, "inputs": i, "present": present,
         "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": presets, "current_preset": current_preset(i),
-        "self_path": f"/{lang}/?{query}",
+        # the handout: the state's whole address from the request's base URL, and its QR code; ``handout_for``, the
+        # query as the page was asked for (app.js compares the address bar's with it to know when a move made it stale)
+        **handout_context(home, query), "handout_for": page_query,
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart

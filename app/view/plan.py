@@ -264,6 +264,7 @@ class Row:
     fastest: bool
     x: float = 0.0                      # the chart's coordinates
     y: float = 0.0
+    compare_url: str = ""               # the compare page of the answer (cheapest, else fastest) and this option
 
     @property
     def gpu_key(self) -> str:
@@ -377,6 +378,15 @@ def _ticks(lo: float, hi: float) -> tuple[float, ...]:
     return tuple(out)
 
 
+def _compare_url(lang: str, answer: Option | None, o: Option, q: PlanQuery) -> str:
+    """The compare page of two options (the answer as ``a``, ``o`` as ``b``), at the planner's prices; none for the
+    answer itself, or without one."""
+    if answer is None or o is answer:
+        return ""
+    prices = {f"price_{g}": f"{q.price(g):g}" for g in GPUS if q.price(g) != PRICES[g].usd_per_gpu_hour}
+    return f"/{lang}/compare?{urlencode({'a': canonical_query(answer.inputs), 'b': canonical_query(o.inputs), **prices})}"
+
+
 def _row(o: Option, p: Planned, lang: str, frontier: frozenset[str]) -> Row:
     b = band_of(p.workload, o.gpu)
     query = canonical_query(o.inputs)
@@ -384,7 +394,8 @@ def _row(o: Option, p: Planned, lang: str, frontier: frozenset[str]) -> Row:
                offload=o.offload, tuning=o.tuning, hours=o.hours, cost_usd=o.cost_usd, gpu_hours=o.gpu_hours,  # type: ignore[arg-type]
                step_s=o.step_s, usd_per_gpu_hour=o.usd_per_gpu_hour, lab_url=f"/{lang}/?{query}",  # type: ignore[arg-type]
                launch_url=f"/{lang}/launch?{query}", band_key=f"plan.band.{b.kind}", band_low=b.low,
-               band_high=b.high, band_median=b.median, band_rows=b.rows, frontier=o.key in frontier, cheapest=o is p.cheapest, fastest=o is p.fastest)
+               band_high=b.high, band_median=b.median, band_rows=b.rows, frontier=o.key in frontier, cheapest=o is p.cheapest, fastest=o is p.fastest,
+               compare_url=_compare_url(lang, p.cheapest or p.fastest, o, p.query))
 
 
 def chart(p: Planned, rows: tuple[Row, ...]) -> Chart:

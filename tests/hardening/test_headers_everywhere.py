@@ -55,6 +55,10 @@ ANSWERS = [
     ("plan-clamped", "GET", "/zh/plan?max_gpus=16&deadline_h=-1", {}, 200),
     ("api-plan", "GET", "/api/plan?max_gpus=16", {}, 200),
     ("api-plan-422", "GET", "/api/plan?deadline_h=-1", {}, 422),
+    ("compare-states", "GET", "/en/compare?a=gpus%3D16&b=method%3Dgrpo&present=1", {}, 200),
+    ("handout", "GET", "/zh/handout?gpus=16", {}, 200),
+    ("api-compare", "GET", "/api/compare?a=gpus%3D16&b=method%3Dgrpo", {}, 200),
+    ("api-compare-422", "GET", "/api/compare?a=gpus%3D0&b=", {}, 422),
 ]
 
 

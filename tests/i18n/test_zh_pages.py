@@ -101,6 +101,10 @@ PAGES = [
     *(f"/zh/?{_q(w.inputs)}" for w in WALKTHROUGH),
     *(f"/zh/compare?{_q(p.inputs)}" for p in PRESETS),
     *(f"/zh/launch?{_q(p.inputs)}" for p in PRESETS),
+    # any two states (issue 33): step 10 against step 11, a price of one's own, bad and huge sides, presenter view
+    "/zh/compare?" + urlencode({"a": _q(WALKTHROUGH[9].inputs), "b": _q(WALKTHROUGH[10].inputs), "present": "1"}),
+    "/zh/compare?" + urlencode({"a": "gpus=-3&method=x", "b": "x" * 5000, "price_a100_80g": "2"}),
+    "/zh/compare?" + urlencode({"a": "gpu=h20_96g&gpus=16", "price_a100_80g": "abc"}),
 ]
 # zh-read-9 (issue 37): the states the 12-03 read names, and this round's pages (the planner, the calibration page
 # with and without a fitted log, the launch page's unmapped notes, the reference page, the error notices).

@@ -219,6 +219,9 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     # the run planner (plan.html, _prices.html; app/view/plan.py)
     "arch_key", "method_key", "p.gpu_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
     "s.label_key",
+    # compare any two states (compare.html; app/view/compare.py): the page's heading and note, the state lines, the
+    # prices and the presenter link
+    "heading_key", "note_key", "present_link_key", "p.side_key", "s.gpu_key", "s.method_key", "label_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
