@@ -74,6 +74,8 @@ def common_notes(b: Builder, layout: LaunchLayout, rl: Rl | None, ray: bool = Tr
         return
     if layout.reward == "judge":  # the command scores with a reward function: the judge is the user's to serve
         b.unmapped("reward")
+    if layout.turns > 1:  # the environment is the user's: no command can bring the sandbox or the tools
+        b.unmapped("turns", turns=layout.turns)
     if not rl.ref:
         b.note("launch.note.no_reference")
     if layout.response_max_tokens > layout.response_tokens:

@@ -77,6 +77,7 @@ class LaunchLayout:
     dpo_batch_pairs: int = 0             # dpo: pairs per optimizer step as the plan times it (0: none planned)
     engine_release: str = "vllm_v1"      # the engine release the plan timed (its decode-step overhead)
     engine_api: str = "inprocess"        # inprocess | http: how the trainer reaches separate engines
+    turns: int = 1                       # agentic rollouts: model turns per episode (the plan's batch)
 
     @property
     def moe(self) -> bool:
@@ -144,6 +145,7 @@ def invalid(layout: LaunchLayout) -> Note | None:  # noqa: C901, PLR0911, PLR091
         ("pairs", layout.pairs >= 0),
         ("eval_every", layout.eval_every >= 1),
         ("passes", layout.passes >= 1),
+        ("turns", layout.turns >= 1),
         ("optimizer_steps", layout.optimizer_steps >= 0),
         ("micro_batch_tokens", layout.micro_batch_tokens >= 1),
         ("max_num_seqs", layout.max_num_seqs >= 1),
@@ -268,5 +270,6 @@ def from_result(result: Result) -> Mapped:
         partial_rollouts=bool(p.partial_rollouts) if p is not None else False,
         dpo_batch_pairs=t.mini_batch_sequences if p is not None and p.kind == "dpo" and t is not None else 0,
         engine_release=e.release if e else "vllm_v1", engine_api=e.api if e else "inprocess",
+        turns=p.batch.turns if p is not None else 1,
     )
     return Mapped(layout, tuple(notes), refusal, fit_gpus)

@@ -72,8 +72,7 @@ async def lab(lang: str, request: Request) -> Response:
         html = templating.render_partial(lang, to_send(before, regions))
         response = HTMLResponse(html, headers={"Vary": htmx.VARY_PARTIAL})
     else:
-        ctx = lab_context(lang, result, regions, present=presenting(query), home=lab_home(request, lang),
-                          page_query=query)
+        ctx = lab_context(lang, result, regions, present=presenting(query), home=lab_home(request, lang))
         response = HTMLResponse(templating.render_page("lab.html", ctx), headers={"Vary": htmx.VARY_PAGE})
         if request.cookies.get("lang") != lang:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

@@ -332,8 +332,7 @@ def _keep(url: str, present: bool, step: int | None) -> str:
     return url + (f"&step={step}" if step else "") + ("&present=1" if present else "")
 
 
-def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False, home: str = "",
-                page_query: str = "") -> dict:
+def lab_context(lang: str, result: Result, regions: dict[str, Region], present: bool = False, home: str = "") -> dict:
     """Everything lab.html reads.  ``regions`` are this state's live regions (app/view/regions/)."""
     i = result.inputs
     query = canonical_query(i)
@@ -345,8 +344,9 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         "regions": regions, "form": form_groups(i), "arch_choices": ARCH_CHOICES,
         "presets": presets, "current_preset": current_preset(i),
         # the handout: the state's whole address from the request's base URL, and its QR code; ``handout_for``, the
-        # query as the page was asked for (app.js compares the address bar's with it to know when a move made it stale)
-        **handout_context(home, query), "handout_for": page_query,
+        # state's canonical query (app.js compares the address bar's with it to know when a move made it stale; the
+        # query as asked for is not echoed: it may be a 10 kB value the page clamped)
+        **handout_context(home, query), "handout_for": query,
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
         "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart

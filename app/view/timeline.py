@@ -8,6 +8,7 @@ it stays visible; its table row gives its real times.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from app.i18n.formats import axis_duration_unit
@@ -130,12 +131,17 @@ def _ticks(total_s: float) -> tuple[Tick, ...]:
 
     >>> [t.value for t in _ticks(156)], [t.value for t in _ticks(48)], [t.value for t in _ticks(106)]
     ([0, 60, 120], [0, 10, 20, 30, 40], [0, 60])
+    >>> len(_ticks(40 * 86_400))   # 40 days: five intervals of 8 days, not a mark a day
+    6
     """
     span = TL_RIGHT - TL_LEFT
     for step in TICK_STEPS_S:
         values = [k * step for k in range(int(total_s // step) + 1)]
         if step * 5 >= total_s and all(_whole(v) for v in values):
             break
+    else:  # a step longer than five of the widest spacing (hours of HF generate at 128K tokens): whole hours
+        step = 3600 * math.ceil(total_s / 5 / 3600)
+        values = [k * step for k in range(int(total_s // step) + 1)]
     return tuple(Tick(at=_round(TL_LEFT + v / total_s * span), value=v) for v in values)
 
 

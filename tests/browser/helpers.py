@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.i18n import LANGS
+from app.model import WorkloadInputs, normalise
 from app.model.inputs import NUMBERS
 from app.model.meters import METER_IDS as METERS
 from app.model.scenarios import PRESETS as _PRESETS
@@ -30,6 +31,12 @@ def query_of(url: str) -> str:
 
 def params_of(url: str) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
+
+
+def state_of(url: str) -> WorkloadInputs:
+    """The lab state a URL names, as the model reads it: the form writes every field it shows, 2026 inputs at their
+    defaults included, where the canonical query leaves those out."""
+    return normalise(params_of(url))[0]
 
 
 def url_has(name: str, value: str) -> re.Pattern[str]:

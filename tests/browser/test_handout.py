@@ -10,7 +10,7 @@ import pytest
 
 from app.model.scenarios import WALKTHROUGH
 
-from .helpers import LANGS, SHOTS, goto, params_of
+from .helpers import LANGS, SHOTS, goto, state_of
 
 pytestmark = pytest.mark.browser
 
@@ -95,5 +95,5 @@ def test_after_a_move_the_printed_address_and_code_follow_the_state(page, base_u
                            " && !document.getElementById('handout-qr').classList.contains('stale')", timeout=5_000)
     done = page.evaluate(HANDOUT)
     # the same state as the address bar's (the form writes its fields in the form's order, the handout canonically)
-    assert params_of(done["url"]) == params_of(page.url) and done["url"].startswith(base_url + "/en/?")
+    assert state_of(done["url"]) == state_of(page.url) and done["url"].startswith(base_url + "/en/?")
     assert done["qr"]["shown"] and done["svg"] == _qr_of(done["url"])

@@ -17,7 +17,7 @@ from app.model import evaluate
 from app.model.scenarios import PRESET_BY_ID
 
 from .conftest import DESKTOP, PHONE
-from .helpers import LANGS, goto, params_of, shoot, url_has, wait_url
+from .helpers import LANGS, goto, shoot, state_of, url_has, wait_url
 
 pytestmark = pytest.mark.browser
 
@@ -126,7 +126,7 @@ def test_the_labs_launch_link_follows_the_state(open_page, base_url: str) -> Non
     page.guard.settle(page)
     href = link.get_attribute("href")
     assert href.startswith("/en/launch?") and "method=grpo" in href
-    assert params_of(href) == params_of(page.url)  # the same state (the form's order is not the canonical one)
+    assert state_of(href) == state_of(page.url)  # the same state (the form writes its defaults too, in its order)
     link.click()
     expect(page.locator("#launch-state")).to_be_visible()
     assert "method=grpo" in page.url

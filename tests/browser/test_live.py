@@ -86,5 +86,5 @@ def test_a_typed_value_out_of_range_is_answered_with_its_notice(page: Page, base
     page.locator("#in-rollouts").fill("99999")
     notice = page.locator('#live-notices [data-field="rollouts"]')
     expect(notice).to_contain_text("99999")
-    expect(notice).to_contain_text("8,192")  # the number rule: thousands separated
+    expect(notice).to_contain_text("65,536")  # the number rule: thousands separated
     wait_url(page, url_has("rollouts", "99999"), "the typed value is the state's URL, as the server got it")

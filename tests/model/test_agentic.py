@@ -103,3 +103,13 @@ def test_the_environment_wait_is_not_counted_as_the_tail() -> None:
     assert r.step.tail_s == approx(max(0.0, r.step.gen.seconds - r.step.gen.throughput_s - 15.0))
     no_env = result(**BASE, turns=4, agent_loop="sync")
     assert r.step.tail_s == approx(no_env.step.tail_s)
+
+
+def test_launch_says_every_framework_runs_single_turn_rollouts(client) -> None:
+    # the plan's 4 turns reach each command's unmapped list (an environment is the user's code); 1 turn: no note
+    body = client.get("/api/launch?turns=4&method=grpo&reward=verifier&kl=0.001").json()
+    for framework in ("verl", "openrlhf", "trl"):
+        unmapped = {u["field"]: u for u in body["frameworks"][framework]["unmapped"]}
+        assert unmapped["turns"]["key"] == f"launch.unmapped.{framework}.turns", framework
+    plain = client.get("/api/launch?method=grpo&reward=verifier&kl=0.001").json()["frameworks"]
+    assert all(u["field"] != "turns" for f in plain.values() for u in f["unmapped"])

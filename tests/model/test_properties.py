@@ -162,7 +162,10 @@ def test_train_memory_rises_with_policy_size(i: WorkloadInputs, pair: tuple) -> 
     small, big = (evaluate(changed(i, policy_b=x)) for x in pair)
     assert big.memory.total_gb >= small.memory.total_gb
     assert big.memory.per_gpu_gb >= small.memory.per_gpu_gb * (1 - REL)
-    if small.stage == big.stage:
+    # OPEN (docs/model.md): under a paged engine's reservation the meter reads what is in use, the batch's KV among
+    # it, and that follows the engine's schedule (replicas, waves), not the policy's size alone: 0.1 → 0.125 B on one
+    # A100 40GB, 1,938 rollouts, went 71 → 44 (in use 25.4 → 15.7 GB while the states rose 3.4 → 3.85 GB)
+    if small.stage == big.stage and not (small.meters["train_memory"].reserved or big.meters["train_memory"].reserved):
         assert big.meters["train_memory"].value >= small.meters["train_memory"].value
 
 

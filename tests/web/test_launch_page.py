@@ -114,6 +114,7 @@ def test_the_presets_give_the_expected_commands(client, lang):
         "eval_gated": (False, True, False),
         "dpo": (False, True, True),                                               # verl has no DPO trainer
         "grpo": (True, True, True),                                               # colocated hybrid engine: all
+        "agentic": (True, True, True),  # every command runs, single-turn: each lists the turns as unmapped
     }
 
 

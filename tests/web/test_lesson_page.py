@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 import pytest
 
 from app.i18n import LANGS, translator
+from app.i18n.formats import axis_duration_unit
 from app.model import evaluate
 from app.model.predictions import prediction
 from app.model.scenarios import WALKTHROUGH
@@ -49,9 +50,13 @@ def test_the_timelines_table_is_the_models_seconds(client, lang: str) -> None:
         fig = doc.having("data-chart", "timeline")
         assert fig, f"step {n}: no timeline"
         cells = [e.text for e in doc.elements if e.tag == "td"]
+        # starts and ends in the one unit of the step's axis (「1.6 分钟」 and 「98 秒」 never side by side); lengths
+        # each in its own
+        axis = f"dur_{axis_duration_unit(model.total_s)}"
         for lane in model.lanes:
             for seg in lane.segments:
-                assert t.fmt("dur", seg.end_s) in cells, f"step {n}: {lane.lane} {seg.part} ends at {seg.end_s}"
+                assert t.fmt(axis, seg.end_s) in cells, f"step {n}: {lane.lane} {seg.part} ends at {seg.end_s}"
+                assert t.fmt("dur", seg.end_s - seg.start_s) in cells, f"step {n}: {lane.lane} {seg.part} length"
 
 
 @pytest.mark.parametrize("n", STEPS)
