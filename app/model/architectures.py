@@ -16,7 +16,9 @@ from app.model.assumptions import Arch, c
 
 # The URL's custom-shape parameters, in the form's order (their ranges: app/model/inputs.py SHAPE_NUMBERS).
 SHAPE_NAMES: tuple[str, ...] = ("layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "tied", "intermediate",
-                                "experts", "experts_active", "expert_hidden", "kv_lora_rank")
+                                "experts", "experts_active", "expert_hidden", "kv_lora_rank",
+                                # the attention its layers really have (``attention_layers_from_config``)
+                                "window_layers", "window", "linear_layers", "linear_state_values")
 
 # config.json key(s) of each parameter, the first present wins: Hugging Face's names across Llama, Qwen2/3,
 # Qwen3-MoE (num_experts), Mixtral and gpt-oss (num_local_experts), DeepSeek-V3 and Kimi-K2 (n_routed_experts).
@@ -103,6 +105,9 @@ def params_from_config(config: object) -> dict[str, int]:
     {'layers': 28, 'hidden': 1536, 'tied': 1}
     >>> params_from_config({"n_routed_experts": 256, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64})
     {'head_dim': 192, 'experts': 256}
+    >>> params_from_config({"num_hidden_layers": 2, "sliding_window": 128,
+    ...                     "layer_types": ["sliding_attention", "full_attention"]})
+    {'layers': 2, 'window_layers': 1, 'window': 128}
     """
     if not isinstance(config, Mapping):
         raise ConfigError("not_object")
@@ -120,6 +125,8 @@ def params_from_config(config: object) -> dict[str, int]:
             nope, rope = (_int(config.get(k)) for k in HEAD_DIM_PARTS)
             if nope is not None and rope is not None:
                 out[name] = nope + rope
+    # sliding-window and linear-attention layers (gpt-oss, Gemma 3, Qwen3-Next): only what the config has
+    out.update({k: v for k, v in attention_layers_from_config(config).items() if v})
     return out
 
 
@@ -146,11 +153,14 @@ def filled(layers: int, hidden: int | None = None, heads: int | None = None, kv_
            head_dim: int | None = None, vocab: int | None = None, tied: int | None = None,
            intermediate: int | None = None,
            experts: int | None = None, experts_active: int | None = None, expert_hidden: int | None = None,
-           kv_lora_rank: int | None = None) -> dict[str, int]:
+           kv_lora_rank: int | None = None, window_layers: int | None = None, window: int | None = None,
+           linear_layers: int | None = None, linear_state_values: int | None = None) -> dict[str, int]:
     """Every shape field, the absent ones from the custom rule (teaching assumptions, as ``custom_arch``): hidden
     128 · layers, head dim 128 (or hidden / heads), heads hidden / head dim, 8 KV heads (at most the heads),
     Llama 3's vocabulary, untied embeddings, a SwiGLU width of 8/3 · hidden, no experts (8 routed per token and the dense width per
-    expert when only ``experts`` is given), no latent KV.
+    expert when only ``experts`` is given), no latent KV, every layer full attention (windowed and linear layers at
+    most the layers, together; a window without windowed layers, or such layers without their window or state,
+    are none).
 
     >>> filled(32)["hidden"], filled(32)["heads"], filled(32)["kv_heads"], filled(32, heads=12, hidden=1536)["head_dim"]
     (4096, 32, 8, 128)
@@ -163,9 +173,13 @@ def filled(layers: int, hidden: int | None = None, heads: int | None = None, kv_
     experts = experts or 0
     experts_active = min(experts_active or 8, experts) if experts else 0
     expert_hidden = (expert_hidden or intermediate) if experts else 0
+    linear_layers = min(linear_layers or 0, layers) if linear_state_values else 0  # a linear layer keeps a state
+    window_layers = min(window_layers or 0, layers - linear_layers) if window else 0
     return dict(layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
                 vocab=vocab or int(c("custom_vocab")), tied=1 if tied else 0, intermediate=intermediate, experts=experts,
-                experts_active=experts_active, expert_hidden=expert_hidden, kv_lora_rank=kv_lora_rank or 0)
+                experts_active=experts_active, expert_hidden=expert_hidden, kv_lora_rank=kv_lora_rank or 0,
+                window_layers=window_layers, window=(window or 0) if window_layers else 0, linear_layers=linear_layers,
+                linear_state_values=(linear_state_values or 0) if linear_layers else 0)
 
 
 def count_params(s: Mapping[str, int]) -> tuple[float, float]:
@@ -204,15 +218,17 @@ def shape_arch(layers: int, hidden: int | None = None, heads: int | None = None,
                head_dim: int | None = None, vocab: int | None = None, tied: int | None = None,
                intermediate: int | None = None,
                experts: int | None = None, experts_active: int | None = None, expert_hidden: int | None = None,
-               kv_lora_rank: int | None = None) -> Arch:
+               kv_lora_rank: int | None = None, window_layers: int | None = None, window: int | None = None,
+               linear_layers: int | None = None, linear_state_values: int | None = None) -> Arch:
     """The custom architecture of the URL's shape fields (``layers`` given): its ``Arch`` record with the
     parameters counted by ``count_params``.  MLA when ``kv_lora_rank`` > 0 (latent + 64 RoPE values per layer)."""
     s = filled(layers, hidden, heads, kv_heads, head_dim, vocab, tied, intermediate, experts, experts_active,
-               expert_hidden, kv_lora_rank)
+               expert_hidden, kv_lora_rank, window_layers, window, linear_layers, linear_state_values)
     total, active = count_params(s)
     mla = s["kv_lora_rank"] > 0
     return Arch("shape", s["layers"], s["hidden"], s["heads"], s["kv_heads"], s["head_dim"], s["vocab"],
                 round(total, 3), round(active, 3), "mla" if mla else ("mha" if s["kv_heads"] == s["heads"] else "gqa"),
                 experts=s["experts"], experts_per_token=s["experts_active"], kv_lora_rank=s["kv_lora_rank"],
                 rope_dim=MLA_ROPE_DIM if mla else 0, expert_hidden=s["expert_hidden"],
-                moe_layers=s["layers"] if s["experts"] else 0)
+                moe_layers=s["layers"] if s["experts"] else 0, window_layers=s["window_layers"], window=s["window"],
+                linear_layers=s["linear_layers"], linear_state_values=s["linear_state_values"])

@@ -153,6 +153,13 @@ SHAPE_NUMBERS: tuple[NumberSpec, ...] = (
                "num_experts_per_tok (≤ experts)"),
     NumberSpec("expert_hidden", 0, 0, 65_536, True, "per expert", (0, 65_536), "model", "moe_intermediate_size"),
     NumberSpec("kv_lora_rank", 0, 0, 8_192, True, "latent", (0, 8_192), "model", "kv_lora_rank (MLA; 0: none)"),
+    NumberSpec("window_layers", 0, 0, 256, True, "layers", (0, 256), "model",
+               "layer_types \"sliding_attention\" (0: none)"),
+    NumberSpec("window", 0, 0, 1_048_576, True, "tokens", (0, 1_048_576), "model", "sliding_window"),
+    NumberSpec("linear_layers", 0, 0, 256, True, "layers", (0, 256), "model",
+               "layer_types \"linear_attention\" (0: none)"),
+    NumberSpec("linear_state_values", 0, 0, 16_777_216, True, "values", (0, 16_777_216), "model",
+               "a linear layer's state per sequence (recurrent + convolution)"),
 )
 assert tuple(s.name for s in SHAPE_NUMBERS) == SHAPE_NAMES
 # The factors a run's own log pins (``POST /api/calibrate``, app/calibrate/fit.py): optional, absent by default, and

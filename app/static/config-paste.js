@@ -8,6 +8,30 @@
   const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
   const whole = (v) => (typeof v === "number" && Number.isInteger(v) ? v : null);
 
+  const ATTENTION = ["window_layers", "window", "linear_layers", "linear_state_values"];  // the shape's other fields
+  const attentionOf = (config) => {  // as architectures.attention_layers_from_config
+    const layers = whole(config.num_hidden_layers) || 0;
+    let types = config.layer_types;
+    if (!Array.isArray(types)) {
+      const interval = whole(config.full_attention_interval);
+      const linear = config.linear_num_value_heads;
+      types = interval && linear && !(Array.isArray(linear) && !linear.length)
+        ? Array.from({length: layers}, (_, k) => ((k + 1) % interval ? "linear_attention" : "full_attention")) : [];
+    }
+    const window = whole(config.sliding_window) || 0;
+    const windowLayers = window ? types.filter((t) => t === "sliding_attention").length : 0;
+    const linearLayers = types.filter((t) => t === "linear_attention").length;
+    let state = 0;
+    if (linearLayers) {
+      const [kh, vh, kd, vd] = ["linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                                "linear_value_head_dim"].map((k) => whole(config[k]) || 0);
+      const conv = Math.max((whole(config.linear_conv_kernel_dim) || 1) - 1, 0);
+      state = vh * kd * vd + conv * (2 * kh * kd + vh * vd);
+    }
+    return {window_layers: windowLayers, window: windowLayers ? window : 0, linear_layers: linearLayers,
+            linear_state_values: state};
+  };
+
   const shapeOf = (config) => {  // as architectures.params_from_config
     if (isObject(config.text_config)) config = config.text_config;
     const out = {};
@@ -22,6 +46,7 @@
         if (nope !== null && rope !== null) out[name] = nope + rope;
       }
     }
+    for (const [name, value] of Object.entries(attentionOf(config))) if (value) out[name] = value;  // what it has
     return out;
   };
 
@@ -60,7 +85,7 @@
   // The shape's empty fields stay out of the lab's URL.
   document.addEventListener("htmx:configRequest", (event) => {
     const params = event.detail.parameters;
-    for (const name of Object.keys(KEYS)) {
+    for (const name of [...Object.keys(KEYS), ...ATTENTION]) {
       if (params[name] === "") delete params[name];
     }
   });

@@ -26,7 +26,7 @@ from app.model.architectures import (
 )
 from app.model.assumptions import ARCHS
 from app.model.inputs import SHAPE_SPECS, effective
-from app.model.physics.architecture import custom_arch, kv_bytes_per_token, policy_arch
+from app.model.physics.architecture import custom_arch, kv_bytes_per_token, kv_sequence_bytes, policy_arch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 QWEN = "arch=custom&layers=28&hidden=1536&heads=12&kv_heads=2&head_dim=128&vocab=151936&tied=1&intermediate=8960"
@@ -171,7 +171,12 @@ def test_the_page_script_maps_as_python_does() -> None:
 ODD = [{"num_hidden_layers": 4.0, "hidden_size": True, "num_key_value_heads": "8", "tie_word_embeddings": False},
        {"text_config": {"num_hidden_layers": 27, "num_local_experts": 8, "experts_per_token": 2}, "hidden_size": 9},
        {"num_hidden_layers": 3, "qk_nope_head_dim": 128, "num_experts": 4, "n_routed_experts": 16, "head_dim": 96},
-       {"num_hidden_layers": 1.5, "qk_rope_head_dim": 64, "vocab_size": -1}]
+       {"num_hidden_layers": 1.5, "qk_rope_head_dim": 64, "vocab_size": -1},
+       # the attention its layers have: gpt-oss's windows, Qwen3-Next's linear layers (by interval and by list)
+       {"num_hidden_layers": 4, "sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"] * 2},
+       {"num_hidden_layers": 8, "full_attention_interval": 4, "linear_num_value_heads": 32, "linear_num_key_heads": 16,
+        "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4},
+       {"num_hidden_layers": 3, "layer_types": ["linear_attention", "full_attention", "x"], "sliding_window": 64}]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -186,3 +191,25 @@ def test_the_page_script_reads_every_config_as_python_does() -> None:
          "process.stdout.write(JSON.stringify(configs.map(shapeOf)));"],
         input=json.dumps(configs), capture_output=True, text=True, timeout=30, check=True)
     assert json.loads(run.stdout) == [params_from_config(c) for c in configs]
+
+
+def test_a_pasted_configs_windows_and_linear_layers_shape_its_kv() -> None:
+    # gpt-oss-20b's attention (24 layers, 12 of them a 128-token window; 8 KV heads of 64 → 2 · 8 · 64 · 2 B =
+    # 2,048 B a layer a token): at a 32,768-token context the cache is 12 · 32,768 · 2,048 + 12 · 128 · 2,048 B
+    # = 808.5 MB against 1,610.6 MB with every layer full; Qwen3-Next's 48 layers, every 4th full: 36 linear
+    # layers of 32 · 128 · 128 + 3 · (2 · 16 · 128 + 32 · 128) = 548,864 values each
+    base = {"num_hidden_layers": 24, "hidden_size": 2880, "num_attention_heads": 64, "num_key_value_heads": 8,
+            "head_dim": 64, "vocab_size": 201_088}
+    windowed = parse_config(json.dumps({**base, "sliding_window": 128,
+                                        "layer_types": ["sliding_attention", "full_attention"] * 12}))
+    assert windowed["window_layers"] == 12 and windowed["window"] == 128
+    full = shape_arch(*(parse_config(json.dumps(base)).get(n) for n in SHAPE_NAMES))
+    slid = shape_arch(*(windowed.get(n) for n in SHAPE_NAMES))
+    assert kv_sequence_bytes(full, 32_768) == pytest.approx(24 * 32_768 * 2_048)
+    assert kv_sequence_bytes(slid, 32_768) == pytest.approx(12 * 32_768 * 2_048 + 12 * 128 * 2_048)
+    linear = parse_config(json.dumps({"num_hidden_layers": 48, "full_attention_interval": 4,
+                                      "linear_num_value_heads": 32, "linear_num_key_heads": 16,
+                                      "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+                                      "linear_conv_kernel_dim": 4}))
+    assert (linear["linear_layers"], linear["linear_state_values"]) == (36, 548_864)
+    assert shape_arch(*(linear.get(n) for n in SHAPE_NAMES)).linear_layers == 36
