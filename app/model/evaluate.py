@@ -142,7 +142,7 @@ def evaluate(inputs: WorkloadInputs) -> Result:
     bottleneck = bottleneck_node(stage, cost.fits, step.generation_s, exposed_scoring, step.training_s)
     active = active_nodes(i, stage)
     nodes = node_states(i, stage, active, {k: m.level for k, m in meter_map.items()}, cost.fits, bottleneck,
-                        tail_bound=timed and step.tail_s > 0)
+                        tail_bound=timed and step.tail_s > 0, env_bound=timed and step.env_wait_s > step.tail_s)
     decisions = decide(inputs=i, meters=meter_map, step=step, memory=memory, dpo=dpo_cost,
                        gated=is_gated(i), cost=cost, timed_gpus=timed_at, run=run)
     if at_min is None:

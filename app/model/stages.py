@@ -97,7 +97,7 @@ class NodeState:
 
 
 NODE_STATE_NAMES = ("ok", "needed", "warning", "overloaded", "inactive", "removed")
-NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "judge", "no_kl", "tail")
+NODE_NOTES = ("", "actor_critic", "actor_only", "verifier", "judge", "no_kl", "tail", "env")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ LOAD_STATE = {"hot": "overloaded", "warn": "warning", "ok": "ok"}
 MEMORY_STATE = {"hot": "warning", "warn": "warning", "ok": "ok"}
 
 
-def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str]:
+def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool, env_bound: bool = False) -> dict[str, str]:
     """What the method changes on a node, for the diagram: PPO's update trains actor + critic, GRPO's the actor
     alone (a group baseline instead of a critic); a verifier scores instead of the reward model; β = 0 drops the
     reference; generation is tail-bound when the longest response sets the step.
@@ -182,13 +182,15 @@ def node_notes(i: WorkloadInputs, stage: str, tail_bound: bool) -> dict[str, str
         notes["reward_model"] = i.reward
     if i.kl == 0:
         notes["reference_model"] = "no_kl"
-    if tail_bound:
+    if env_bound:  # an agentic episode's generation waits longer for its environment than for its longest response
+        notes["rollout_gen"] = "env"
+    elif tail_bound:
         notes["rollout_gen"] = "tail"
     return notes
 
 
 def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_levels: dict[str, str],
-                fits: bool, bottleneck: str, tail_bound: bool = False) -> dict[str, NodeState]:
+                fits: bool, bottleneck: str, tail_bound: bool = False, env_bound: bool = False) -> dict[str, NodeState]:
     dpo = stage == "dpo"
     online = stage in RL_LOOP_STAGES
     removed = set(DPO_REMOVES) if dpo else set()
@@ -198,7 +200,7 @@ def node_states(i: WorkloadInputs, stage: str, active: dict[str, bool], meter_le
         removed.add("rm_trainer")  # an LLM judge is prompted, not trained: the reward node runs, its trainer goes
     if online and i.kl == 0:
         removed.add("reference_model")  # kl = 0: no KL term, no reference model (DAPO)
-    notes = node_notes(i, stage, tail_bound)
+    notes = node_notes(i, stage, tail_bound, env_bound)
     out: dict[str, NodeState] = {}
     for node in NODE_IDS:
         on = active[node]

@@ -113,3 +113,14 @@ def test_launch_says_every_framework_runs_single_turn_rollouts(client) -> None:
         assert unmapped["turns"]["key"] == f"launch.unmapped.{framework}.turns", framework
     plain = client.get("/api/launch?method=grpo&reward=verifier&kl=0.001").json()["frameworks"]
     assert all(u["field"] != "turns" for f in plain.values() for u in f["unmapped"])
+
+
+def test_the_rollout_node_says_what_holds_generation() -> None:
+    # walkthrough step 13: 420 s of its 600 s of generation wait for the sandbox, 74 s for the longest responses:
+    # the rollout node names the environment; one turn with a long tail names the tail
+    from app.model.scenarios import WALKTHROUGH
+    agentic = evaluate(WALKTHROUGH[12].inputs)
+    assert agentic.step.env_wait_s > agentic.step.tail_s > 0
+    assert agentic.nodes["rollout_gen"].note == "env"
+    tail = result(**{**BASE, "response_max_tokens": 4096})
+    assert tail.step.env_wait_s == 0 < tail.step.tail_s and tail.nodes["rollout_gen"].note == "tail"
