@@ -63,7 +63,9 @@ def reasons(i: WorkloadInputs, stage: str, step: Step, memory: Memory, dpo_cost:
             if not remedies:
                 out.append(Reason(key="why.fit.remedy.none", args=remedy_args("none")))
         if timed and i.placement == "separate":  # no step (nothing fits): no layout, sync or tail to explain
-            out.append(Reason(key="why.placement.separate", args={
+            # no scoring GPUs (a verifier, no reference): the scoring forwards run on the training GPUs
+            key = "why.placement.separate" if step.groups.scoring else "why.placement.separate_no_score"
+            out.append(Reason(key=key, args={
                 "gen": step.groups.generation, "score": step.groups.scoring, "train": step.groups.training,
                 "hidden_s": step.scoring_hidden_s, "idle_pct": 100 * step.idle_gpu_s / (step.total_s * timed_gpus),
                 "fixed_s": step.gpu_groups.fixed_step_s, "total_s": step.total_s, "sync_s": step.sync_s}))

@@ -124,3 +124,13 @@ def test_the_rollout_node_says_what_holds_generation() -> None:
     assert agentic.nodes["rollout_gen"].note == "env"
     tail = result(**{**BASE, "response_max_tokens": 4096})
     assert tail.step.env_wait_s == 0 < tail.step.tail_s and tail.nodes["rollout_gen"].note == "tail"
+
+
+@pytest.mark.parametrize(("q", "key"), [
+    (dict(kl=0.0), "why.placement.separate_no_score"),     # the defaults' 7 B with a verifier, no reference: 7 + 9
+    (dict(kl=0.001), "why.placement.separate"),            # the reference's forwards get GPUs of their own
+])
+def test_the_separate_placement_line_never_counts_zero_scoring_gpus(q: dict, key: str) -> None:
+    r = result(placement="separate", method="grpo", reward="verifier", gpus=16, **q)
+    assert (r.step.groups.scoring == 0) == (key == "why.placement.separate_no_score")
+    assert key in [x.key for x in r.reasons]
