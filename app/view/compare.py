@@ -128,6 +128,9 @@ class Change:
         return f"meter.{self.meter}.label"
 
 
+RATIO_AS_SHARE = 0.1  # below a tenth, "0.062 times the left" reads as "only 6% of the left" (zh-read-10 §4.9)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseRow:
     """A row of the phases table (from the model's ``Row``): both values, the change b − a and b / a."""
@@ -142,6 +145,15 @@ class PhaseRow:
     @property
     def label_key(self) -> str:
         return f"compare.row.{self.id}"
+
+    @property
+    def ratio_key(self) -> str:
+        """b / a as a reader says it: 「是左边的 2.5 倍」, but a small share as a share, 「只有左边的 6%」."""
+        return "compare.ratio_small" if self.ratio is not None and self.ratio < RATIO_AS_SHARE else "compare.ratio"
+
+    @property
+    def ratio_pct(self) -> float:
+        return 100 * (self.ratio or 0.0)
 
     @property
     def size(self) -> float | None:

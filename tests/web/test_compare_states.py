@@ -296,3 +296,16 @@ def test_the_planners_compare_link_shows_the_planners_dollars(client):
         _, page = _page(client, "en", q_link)
         option = by_query[q_link["b"]]
         assert _cells(page, "usd")[1:3] == [t.fmt("usd", p.cheapest.cost_usd), t.fmt("usd", option.cost_usd)]
+
+
+def test_a_small_ratio_reads_as_a_share_in_chinese() -> None:
+    # b / a = 6.2 / 100: 「只有左边的 6%」, not 「是左边的 0.062 倍」; 2.5 stays 「是左边的 2.5 倍」
+    from app.i18n import translator
+    from app.view.compare import PhaseRow
+
+    small = PhaseRow(id="step", a=100.0, b=6.2, unit="dur", delta=-93.8, ratio=0.062)
+    large = PhaseRow(id="step", a=10.0, b=25.0, unit="dur", delta=15.0, ratio=2.5)
+    zh = translator("zh")
+    assert small.ratio_key == "compare.ratio_small" and large.ratio_key == "compare.ratio"
+    assert zh(small.ratio_key, ratio=small.ratio, pct=small.ratio_pct).startswith("只有左边的 6")
+    assert zh(large.ratio_key, ratio=large.ratio, pct=large.ratio_pct) == "是左边的 2.5 倍"

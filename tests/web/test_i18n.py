@@ -211,7 +211,7 @@ PAGE_KEY_EXPRESSIONS = {
 OTHER_PAGE_KEY_EXPRESSIONS = {
     "a.label_key", "a.why_key", "a.value_key", "a.source_title_key", "f.label_key", "message_key",
     "s.side_key", "s.stage_name_key", "s.stage_desc_key", "n.name_key", "c.node_key", "c.a_key", "c.b_key",
-    "c.meter_label_key", "row.label_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
+    "c.meter_label_key", "row.label_key", "row.ratio_key", "m.label_key", "m.a_level_key", "m.b_level_key", "x.title_key",
     "d.state_key", "p.title_key", "vm.stage_name_key", *(f"vm.choice_keys.{c}" for c in
                                                           ("gpu", "method", "arch", "engine", "offload", "tuning")),
     # the calibrate page (app/view/calibrate.py) and the reference page's factors
@@ -438,7 +438,7 @@ def test_every_other_page_key_exists(lang):
         keys |= {n.name_key for n in (*ctx["removed"], *ctx["added"])} | {p.title_key for p in ctx["pairs"]}
         keys |= {k for c in ctx["changes"] for k in (c.node_key, c.a_key, c.b_key)}
         keys |= {c.meter_label_key for c in ctx["changes"] if c.meter}
-        keys |= {row.label_key for row in ctx["rows"]}
+        keys |= {k for row in ctx["rows"] for k in (row.label_key, row.ratio_key)}
         keys |= {k for m in ctx["meter_rows"] for k in (m.label_key, m.a_level_key, m.b_level_key)}
         keys |= {x.title_key for x in ctx["decisions_changed"]}
         keys |= {d.state_key for x in ctx["decisions_changed"] for d in x.sides}
