@@ -138,6 +138,8 @@ PAGES += READ_10
 # none after a Latin word or a number when Chinese follows (「reward model, 然后」「β = 0.001; 组大小」); no half-width
 # full stop right after a Chinese character.
 HALF_WIDTH = re.compile(rf"[{HAN}]\s*[:;,!?()]|[:;,!?()]\s*[{HAN}]|[{HAN}]\.(?!\d)")
+# a space between two Chinese characters (or after a full-width mark) inside one run: Chinese sets none
+CJK_GAP = re.compile(rf"[{HAN}，。：；] +[{HAN}]")
 
 
 def _leaks(client, url: str, headers: dict | None = None) -> tuple[set[str], list[str]]:  # noqa: ANN001
@@ -145,7 +147,7 @@ def _leaks(client, url: str, headers: dict | None = None) -> tuple[set[str], lis
     assert r.status_code in (200, 404), (url, r.status_code)
     runs = _runs(r.text, prose_only=url == TUTORIAL)
     words = {w for run in runs for w in english_left(run)}
-    punct = [run.strip()[:80] for run in runs if HALF_WIDTH.search(run)]
+    punct = [run.strip()[:80] for run in runs if HALF_WIDTH.search(run) or CJK_GAP.search(run)]
     return words, punct
 
 
@@ -180,6 +182,7 @@ def test_the_half_width_check_sees_what_chinese_typography_forbids() -> None:
         assert HALF_WIDTH.search(bad), bad
     for ok in ("生成，打分", "`ln(1 + x)`", "0.5 × 80 GB", "TP 8 × PP 2", "v0.4 的", "54%，"):
         assert not HALF_WIDTH.search(ok), ok
+    assert CJK_GAP.search("仍要存 层数") and CJK_GAP.search("条术语。 打开") and not CJK_GAP.search("用 vLLM 生成")
 
 
 @pytest.mark.parametrize("change", [{"rollouts": 1024}, {"method": "grpo"}, {"method": "dpo"}, {"pairs": 0},
