@@ -210,7 +210,8 @@ def memory_reason(m: Meter, one: bool) -> str:
     band: "tight" means it fits); does not fit on this count but on ``min_gpus``; fits on no count (no "add GPUs").
     ``one``: the state has one GPU ("this GPU", not "the fullest of 1")."""
     if memory_fits(m):
-        key = "why.memory.fits" if m.level != "hot" else "why.memory.tight"
+        # a paged engine's reservation fills nvidia-smi's figure: the line says what is in use beside it
+        key = "why.memory.tight" if m.level == "hot" else "why.memory.fits_reserved" if m.reserved else "why.memory.fits"
     else:
         key = "why.memory.nofit" if m.min_gpus else "why.memory.nofit_never"
     return key + ("_one" if one else "")

@@ -134,3 +134,17 @@ def test_the_separate_placement_line_never_counts_zero_scoring_gpus(q: dict, key
     r = result(placement="separate", method="grpo", reward="verifier", gpus=16, **q)
     assert (r.step.groups.scoring == 0) == (key == "why.placement.separate_no_score")
     assert key in [x.key for x in r.reasons]
+
+
+def test_the_memory_line_under_a_reservation_says_what_is_in_use() -> None:
+    # the defaults (7 B PPO, vLLM colocated on 8 A100 80GB): nvidia-smi shows the engine's reservation, the line
+    # quotes it and what is in use beside it, and the meter's value is the share in use
+    from app.i18n import translator
+    from app.model import DEFAULTS
+
+    r = evaluate(DEFAULTS)
+    m = r.meters["train_memory"]
+    assert m.reserved and "why.memory.fits_reserved" in [x.key for x in r.reasons]
+    text = translator("zh")("why.memory.fits_reserved", **m.figure_args)
+    gb = translator("zh").fmt("gb", m.figure_args["need_gb"])
+    assert f"实际在用 {gb}" in text and "nvidia-smi" in text
