@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.calibrate.fit import FACTOR_STATUS, Calibration
 from app.calibrate.logs import PHASES
 from app.i18n import translator
+from app.i18n.formats import axis_duration_unit
 from app.model import WorkloadInputs
 from app.model.inputs import FACTOR_NUMBERS, FACTOR_SPECS, Notice, fmt_param
 from app.view.links import canonical_query
@@ -86,6 +87,12 @@ def chart(c: Calibration) -> Chart:
     return Chart(width=CHART_W, height=y, label_w=LABEL_W, bar_h=BAR_H, groups=tuple(groups), series=SERIES)
 
 
+def factor_spec(name: str, maximum: float) -> str:
+    """How the page writes a factor, its bounds and the lab's value: seconds in the one unit of its upper bound
+    (「0–500 毫秒」, the lab's 「4 毫秒」), fractions as numbers (「0.05–1」)."""
+    return f"dur_{axis_duration_unit(maximum)}" if name.endswith("_s") else "g3"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FactorRow:
     name: str
@@ -93,8 +100,8 @@ class FactorRow:
     lab_value: float
     shown: str                  # the value as the page writes it (seconds as durations), "" when not fitted
     lab_shown: str
-    minimum: str
-    maximum: str
+    minimum: float
+    maximum: float
     status: str
     fitted: bool                # a value the query carries (fitted or at a bound)
     at_bound: bool
@@ -105,6 +112,10 @@ class FactorRow:
     @property
     def label_key(self) -> str:
         return f"input.{self.name}.label"
+
+    @property
+    def spec(self) -> str:
+        return factor_spec(self.name, self.maximum)
 
     @property
     def status_key(self) -> str:
@@ -212,7 +223,7 @@ def result_vm(lang: str, c: Calibration) -> Result:
     factors = tuple(FactorRow(
         name=f.name, value="" if f.value is None else fmt_param(f.value), lab_value=f.lab_value,
         shown=_shown(t, f.name, f.value), lab_shown=_shown(t, f.name, f.lab_value),
-        minimum=fmt_param(f.minimum), maximum=fmt_param(f.maximum), status=f.status, fitted=f.value is not None,
+        minimum=f.minimum, maximum=f.maximum, status=f.status, fitted=f.value is not None,
         at_bound=f.status == "at_bound", seconds=f.name.endswith("_s"), pinned_by=", ".join(f.pinned_by),
         steps=f.steps) for f in c.factors)
     lengths = tuple(LengthRow(name=x.name, log=x.log, state=x.state, logged=x.log is not None,
@@ -247,14 +258,18 @@ def page(lang: str, inputs: WorkloadInputs, notices: tuple[Notice, ...] = (), re
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FactorSpecRow:
     name: str
-    lab_value: str
-    minimum: str
-    maximum: str
+    lab_value: float
+    minimum: float
+    maximum: float
     modelled: bool              # refit_s: the lab's own value is the state's modelled refit, not one constant
 
     @property
     def label_key(self) -> str:
         return f"input.{self.name}.label"
+
+    @property
+    def spec(self) -> str:
+        return factor_spec(self.name, self.maximum)
 
     @property
     def what_key(self) -> str:
@@ -265,8 +280,8 @@ class FactorSpecRow:
         return f"calibrate.phase.{_PHASE_OF[self.name]}"
 
 
-FACTOR_ROWS = tuple(FactorSpecRow(name=s.name, lab_value=fmt_param(s.default), minimum=fmt_param(s.minimum),
-                                  maximum=fmt_param(s.maximum), modelled=s.name == "refit_s") for s in FACTOR_NUMBERS)
+FACTOR_ROWS = tuple(FactorSpecRow(name=s.name, lab_value=s.default, minimum=s.minimum, maximum=s.maximum,
+                                  modelled=s.name == "refit_s") for s in FACTOR_NUMBERS)
 
 
 # --- the JSON -----------------------------------------------------------------------------------------------------

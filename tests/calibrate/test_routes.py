@@ -206,3 +206,12 @@ def test_the_planner_sizes_a_calibrated_cluster_with_its_fitted_factors(client):
     pick = lambda a: a["cheapest"] or a["options"][0]  # noqa: E731
     assert pick(fitted)["query"]["train_mfu"] == "0.2" and "train_mfu" not in pick(own)["query"]
     assert pick(fitted)["hours"] > pick(own)["hours"]
+
+
+def test_the_factors_bounds_read_as_the_page_writes_numbers(client) -> None:  # noqa: ANN001
+    # the decode overhead in milliseconds, its bounds in the unit of the upper one; the refit's upper bound with a
+    # thousands separator; a Chinese range without spaces (zh-read-10 §4.7)
+    zh = client.get("/zh/reference").text
+    assert "4 毫秒" in zh and "0 毫秒–500 毫秒" in zh and "0 秒–3,600 秒" in zh and "0 – 3600" not in zh
+    en = client.get("/en/reference").text
+    assert "0 ms – 500 ms" in en and "0 s – 3,600 s" in en
