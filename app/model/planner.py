@@ -63,7 +63,8 @@ class Price:
     provider: str
     instance: str
     source: str
-    read: str
+    read: str            # the date the price was read
+    transcribed: str     # the public file that copies the provider's page ("" when read from the page itself)
 
     @property
     def teaching(self) -> bool:
@@ -76,7 +77,8 @@ def load_prices(path: Path = PRICES_FILE) -> dict[str, Price]:
     if set(data) != set(GPUS):
         raise ValueError(f"{path.name}: prices for {sorted(data)}, GPUs are {sorted(GPUS)}")
     return {g: Price(gpu=g, usd_per_gpu_hour=float(data[g]["usd_per_gpu_hour"]), provider=data[g]["provider"],
-                     instance=data[g]["instance"], source=data[g]["source"], read=data[g]["read"]) for g in GPUS}
+                     instance=data[g]["instance"], source=data[g]["source"], read=data[g]["read"],
+                     transcribed=data[g]["transcribed"]) for g in GPUS}
 
 
 PRICES = load_prices()

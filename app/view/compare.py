@@ -38,6 +38,7 @@ from app.model.scenarios import PRESETS
 from app.model.stages import NODE_IDS
 from app.view.lab import fitted_banner, other
 from app.view.links import canonical_query, lab_url
+from app.view.plan import read_key
 
 # A lab state's query is about 600 characters (every parameter, the contract's order); a pasted full URL adds a
 # host.  Past this a value is no state the lab wrote: the side takes its default, with a notice (never a crash).
@@ -262,17 +263,23 @@ class SidePrice:
     instance: str
     source: str
     read: str
+    transcribed: str
 
     @property
     def gpu_key(self) -> str:
         return f"gpu.{self.gpu}.name"
+
+    @property
+    def read_key(self) -> str:
+        return read_key(self.transcribed)
 
 
 def side_price(side_key: str, gpu: str, prices: PlanQuery) -> SidePrice:
     pr = PRICES[gpu]
     used = prices.price(gpu)
     return SidePrice(side_key=side_key, gpu=gpu, usd_per_gpu_hour=used, given=used != pr.usd_per_gpu_hour,
-                     teaching=pr.teaching, provider=pr.provider, instance=pr.instance, source=pr.source, read=pr.read)
+                     teaching=pr.teaching, provider=pr.provider, instance=pr.instance, source=pr.source, read=pr.read,
+                     transcribed=pr.transcribed)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -194,7 +194,8 @@ def plan_out(p: Planned) -> dict:
                       max_evaluations=p.searched.max_evaluations),
         prices={g: dict(usd_per_gpu_hour=q.price(g), default=pr.usd_per_gpu_hour,
                         given=q.price(g) != pr.usd_per_gpu_hour, teaching=pr.teaching, provider=pr.provider,
-                        instance=pr.instance, source=pr.source, read=pr.read) for g, pr in PRICES.items()},
+                        instance=pr.instance, source=pr.source, read=pr.read, transcribed=pr.transcribed)
+                for g, pr in PRICES.items()},
         workload=p.workload.query())
 
 
@@ -326,6 +327,12 @@ class Chart:
     fastest: Mark | None
 
 
+def read_key(transcribed: str) -> str:
+    """A price's reading line: the date, and the public file that copies the provider's page where it was read there
+    (zh 「（读取于 2026-09-20，转录自 …）」)."""
+    return "plan.ref.read_line" if transcribed else "plan.ref.read_only"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PriceField:
     gpu: str
@@ -338,6 +345,11 @@ class PriceField:
     instance: str
     source: str
     read: str
+    transcribed: str
+
+    @property
+    def read_key(self) -> str:
+        return read_key(self.transcribed)
 
     @property
     def gpu_key(self) -> str:
@@ -454,7 +466,7 @@ def price_rows(q: PlanQuery | None = None) -> tuple[PriceField, ...]:
     return tuple(PriceField(gpu=g, name=f"price_{g}", value=q.price(g) if q else pr.usd_per_gpu_hour,
                             default=pr.usd_per_gpu_hour, given=bool(q) and q.price(g) != pr.usd_per_gpu_hour,
                             teaching=pr.teaching, provider=pr.provider, instance=pr.instance, source=pr.source,
-                            read=pr.read)
+                            read=pr.read, transcribed=pr.transcribed)
                  for g, pr in PRICES.items())
 
 

@@ -218,7 +218,7 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     "b.series_key", "f.phase_key", "f.status_key", "g.label_key", "o.phase_key", "r.framework_key", "vm.error_key",
     "x.label_key", "key", "f.what_key",
     # the run planner (plan.html, _prices.html; app/view/plan.py)
-    "arch_key", "method_key", "p.gpu_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
+    "arch_key", "method_key", "p.gpu_key", "p.read_key", "r.band_key", "r.gpu_key", "r.offload_key", "r.placement_key",
     "s.label_key",
     # compare any two states (compare.html; app/view/compare.py): the page's heading and note, the state lines, the
     # prices and the presenter link

@@ -238,3 +238,11 @@ def test_rlhf_lab_plan_refuses_a_bad_value_naming_it(capsys, argv: list[str], fi
     with pytest.raises(SystemExit) as e:
         cli.main(["plan", *argv])
     assert e.value.code == 2 and capsys.readouterr().err.startswith(f"rlhf-lab: {field}: ")
+
+
+def test_a_prices_reading_line_reads_in_each_language(client) -> None:  # noqa: ANN001
+    # prices.toml keeps the date and the transcription apart, so the zh line has no English prose in it
+    zh = client.get("/zh/reference").text
+    assert "（读取于 2026-09-20，转录自 <span lang=\"en\">api-evangelist/lambda-labs" in zh and "as transcribed" not in zh
+    en = client.get("/en/reference").text
+    assert "(read 2026-09-20, as transcribed in <span lang=\"en\">api-evangelist/lambda-labs" in en
