@@ -448,11 +448,15 @@
         el.textContent = el.dataset.copied;
         setTimeout(() => { el.textContent = label; }, 1600);
       };
+      // the students' link: the state without present=1 (a presenter layout hides the form a student works in;
+      // the printed handout's address drops it too, app/view/handout.py), the instructor keeps the address bar's
+      const link = new URL(pageUrl(), location.href);
+      link.searchParams.delete("present");
+      const url = link.href;
       if (navigator.clipboard && window.isSecureContext) {
-        const url = pageUrl();
         navigator.clipboard.writeText(url).then(done, () => window.prompt("", url));
       } else {
-        window.prompt("", pageUrl());
+        window.prompt("", url);
       }
     }
   });

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.browser
 
 # every figure and decision the page shows, and a diagram node's state (REMOVED: dashed box, struck-through name)
 FIGURES = ["[data-meter-value]", "meter", ".m-fig", ".lvl", ".stage-badge", ".bottleneck-line", ".diagram .flag",
-           "#moved", ".chart svg", ".chart-now", ".decision > div", ".ms b"]
-OPTIONAL = {".chart-now"}  # not drawn for every state (DPO has no step chart)
+           "#moved", ".chart svg", ".chart-now", ".chart-none", ".decision > div", ".ms b"]
+OPTIONAL = {".chart-now"}  # not drawn for every state (DPO has no step chart; its ".chart-none" says so instead)
 SEEN = """(selectors) => {
   const out = {};
   for (const sel of selectors) {

@@ -89,3 +89,17 @@ def test_a_scenario_key_during_a_step_shows_the_mismatch_outside_the_closed_answ
     box = note.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= FULL_HD["height"], box
     assert page.evaluate("document.documentElement.scrollHeight") <= FULL_HD["height"] + 2
+
+
+@pytest.mark.parametrize("viewport", [FULL_HD, HD], ids=["1920", "1280"])
+def test_presenter_step_dots_stay_on_one_row(open_page, base_url: str, viewport: dict) -> None:
+    """read33: every step's dot on one row in presenter view, the answer shut and open (step 13 wrapped onto a row
+    of its own under a grid laid out for 12)."""
+    page = open_page(viewport=viewport)
+    goto(page, _url(base_url, "en", len(WALKTHROUGH)))
+    rows = "new Set([...document.querySelectorAll('.walk-dots .dot')].map((d) => Math.round(d.getBoundingClientRect().top))).size"
+    assert page.locator(".walk-dots .dot").count() == len(WALKTHROUGH)
+    assert page.evaluate(rows) == 1, "the step dots wrap"
+    page.keyboard.press("r")
+    expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
+    assert page.evaluate(rows) == 1, "the step dots wrap with the answer open"

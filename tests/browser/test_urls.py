@@ -121,3 +121,23 @@ def test_back_and_forward_restore_presets(page: Page, base_url: str, api) -> Non
         expect_stage(page, stage)
         page.guard.settle(page)
         assert_matches_api(page, api(query_of(page.url)), f"after {move} to {where}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_copy_link_in_presenter_view_copies_the_students_link(page: Page, open_page, base_url: str, lang: str) -> None:
+    """read33: "Copy link" on the projector gives the room the state without present=1 (the form a student works in
+    is hidden in presenter view); everything else in the address stays, so the state reopens exactly."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    goto(page, f"{base_url}/{lang}/?method=grpo&gpus=16&placement=separate&step=11&present=1")
+    button = page.locator("#copy-link")
+    button.click()
+    expect(button).to_have_text(button.get_attribute("data-copied") or "")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    here = params_of(page.url)
+    assert here.get("present") == "1", "presenter view left the address bar"
+    assert "present" not in params_of(copied), f"#copy-link copied the presenter layout: {copied!r}"
+    assert params_of(copied) == {k: v for k, v in here.items() if k != "present"}
+    other = open_page()
+    goto(other, copied)
+    assert other.locator("main.lab.present").count() == 0, "the copied link opens presenter view"
+    assert dom_state(other) == dom_state(page), "the copied link opens a different state"
