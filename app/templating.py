@@ -54,12 +54,15 @@ _CHOICE_NAMES = frozenset(c.name for c in CHOICES)
 
 
 def _shown_value(value, name: str, t) -> str:  # noqa: ANN001
-    """A parameter's value as the form shows it: a choice by its label (the method by its short name: PPO, GRPO),
-    a number as the URL writes it."""
+    """A parameter's value as the page writes it: a choice by its label (the method by its short name: PPO, GRPO),
+    a whole number with the language's thousands separator (「13,000 → 20,000」, as the prose and the cards write
+    it), any other number as the URL writes it."""
     if name == "method":
         return t(f"method.short.{value}")
     if name in _CHOICE_NAMES:
         return t(f"choice.{name}.{value}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return t.fmt("n", value)
     return fmt_param(value)
 
 

@@ -309,3 +309,10 @@ def test_a_small_ratio_reads_as_a_share_in_chinese() -> None:
     assert small.ratio_key == "compare.ratio_small" and large.ratio_key == "compare.ratio"
     assert zh(small.ratio_key, ratio=small.ratio, pct=small.ratio_pct).startswith("只有左边的 6")
     assert zh(large.ratio_key, ratio=large.ratio, pct=large.ratio_pct) == "是左边的 2.5 倍"
+
+
+def test_what_moved_writes_whole_numbers_as_the_prose_does(client) -> None:  # noqa: ANN001
+    # the move's line uses the language's thousands separator, as the cards and the prose do (the learner read)
+    r = client.get("/en/?demos=20000", headers={"HX-Request": "true",
+                                                "HX-Current-URL": "http://testserver/en/?demos=13000"})
+    assert "13,000 → <b>20,000</b>" in r.text and "13000 →" not in r.text
