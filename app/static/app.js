@@ -410,6 +410,16 @@
     shutForPrint = [];
   });
 
+  // Presenter view: the step chart and the timeline take turns in one wide cell (app.css); this shows the other one.
+  // The choice lives on the stage column, so the next walkthrough step (a new page) opens on its own chart.
+  const swapCharts = () => {
+    const col = document.querySelector(".lab.present #stage-col");
+    if (!col) return;
+    const on = col.classList.toggle("swap");
+    const button = document.getElementById("chart-swap");
+    if (button) button.setAttribute("aria-pressed", String(on));
+  };
+
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
     if (event.key === "Escape" && typing(event.target) && event.target.form && event.target.form.id === "workload") {
@@ -428,6 +438,8 @@
       help.showModal();
     } else if (event.key === "g") {
       setGuess(!guessing());
+    } else if (event.key === "c") {
+      swapCharts();
     } else if (event.key === "r") {
       const reveal = document.querySelector(".walk-reveal > summary, details:has(> [data-reveal]) > summary");
       if (reveal) reveal.click();
@@ -439,6 +451,8 @@
     if (!el) return;
     if (el.id === "guess-toggle") {
       setGuess(!guessing());
+    } else if (el.id === "chart-swap") {
+      swapCharts();
     } else if (el.id === "help-button") {
       const help = document.getElementById("help");
       if (help) help.showModal();

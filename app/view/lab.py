@@ -349,6 +349,8 @@ def lab_context(lang: str, result: Result, regions: dict[str, Region], present: 
         **handout_context(home, query), "handout_for": query,
         "switch_url": f"/{other(lang)}/?{query}" + ("&present=1" if present else ""),
         "walk": walk(lang, i, present), "rules": RULE_CARDS,
+        # on a projector the button copies the students' link (app.js drops present=1), and says so
+        "copy_link_key": "ui.copy_link_students" if present else "ui.copy_link",
         "timeline_first": i.step in TIMELINE_STEPS,  # a step about time: the timeline before the step chart
         "assumptions": ASSUMPTION_ROWS, "sources": SOURCES,
         "fitted_banner": fitted_banner(lang, i), "calibrate_url": f"/{lang}/calibrate?{query}",

@@ -1,6 +1,7 @@
 """Issue 33, a diagram a room can read: presenter view at 1920 × 1080 draws the diagram's node names at least 28 px
-tall and its flags 20 px, the question at 36 px, and keeps the diagram, the meters, the step chart and the
-timeline on the one screen; at 1280 × 720 the open answer fits the screen at every step, in both languages."""
+tall and its flags 20 px, the question at 36 px, and keeps the diagram, the meters and a chart on the one screen:
+the step chart and the timeline take turns in one wide cell (the step's own chart first, `c` the other), each with
+labels at least 20 px tall; at 1280 × 720 the open answer fits the screen at every step, in both languages."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.model.scenarios import WALKTHROUGH
+from app.model.timeline import TIMELINE_STEPS
 
 from .helpers import LANGS, goto
 
@@ -28,9 +30,12 @@ MEASURE = """() => {
     flag_px: Math.min(...heights('.diagram [data-node] .flag')),
     names_fit: names.every((t) => t.getBBox().x + t.getBBox().width <= t.parentNode.querySelector('.box').getBBox().width + 0.5),
     question_px: parseFloat(getComputedStyle(document.querySelector('.walk-card .walk-q')).fontSize),
-    in_view: Object.fromEntries(['.diagram', '#live-meters', '[data-chart="step_vs_gpus"] svg', '[data-chart="timeline"] svg',
-      '.walk-card .walk-q', '.walk-nav'].map((s) => [s, [...document.querySelectorAll(s)].length > 0 && [...document.querySelectorAll(s)].every(inView)])),
+    in_view: Object.fromEntries(['.diagram', '#live-meters', '.walk-card .walk-q', '.walk-nav'].map((s) =>
+      [s, [...document.querySelectorAll(s)].length > 0 && [...document.querySelectorAll(s)].every(inView)])),
     height: document.documentElement.scrollHeight,
+    charts: [...document.querySelectorAll('#stage-col > [data-chart]')].filter((c) => getComputedStyle(c).display !== 'none')
+      .map((c) => ({chart: c.dataset.chart, in_view: !!c.querySelector('svg') && inView(c.querySelector('svg')),
+        text_px: Math.min(...[...c.querySelectorAll('svg text')].map((t) => t.getBoundingClientRect().height))})),
   };
 }"""
 OPEN_FITS = """() => {
@@ -44,18 +49,38 @@ def _url(base_url: str, lang: str, n: int) -> str:
     return f"{base_url}/{lang}/?{urlencode(WALKTHROUGH[n - 1].inputs.query())}&present=1"
 
 
+def _shown_chart(page, n: int, first: str) -> None:
+    """One chart in the stage's chart cell, the one expected, on the screen with labels a room can read."""
+    charts = page.evaluate(MEASURE)["charts"]
+    assert [c["chart"] for c in charts] == [first], f"step {n}: charts shown {charts}"
+    assert charts[0]["in_view"], f"step {n}: {first} off the screen"
+    assert charts[0]["text_px"] >= 20, f"step {n}: {first} labels {charts[0]['text_px']:.1f} px tall"
+
+
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("n", [5, 10, 12])  # long questions; a split with flags; the timeline with three lanes
+@pytest.mark.parametrize("n", [4, 5, 10, 12])  # the step chart's step; long questions; a split with flags; 3 lanes
 def test_presenter_at_1080p_is_readable_from_the_back(open_page, base_url: str, lang: str, n: int) -> None:
     page = open_page(viewport=FULL_HD)
     goto(page, _url(base_url, lang, n))
     m = page.evaluate(MEASURE)
-    assert m["name_px"] >= 28, f"step {n}: node names {m['name_px']:.1f} px tall"
-    assert m["flag_px"] >= 20, f"step {n}: flags {m['flag_px']:.1f} px tall"
+    assert round(m["name_px"], 1) >= 28, f"step {n}: node names {m['name_px']:.1f} px tall"
+    assert round(m["flag_px"], 1) >= 20, f"step {n}: flags {m['flag_px']:.1f} px tall"
     assert m["names_fit"], f"step {n}: a node name runs out of its box"
     assert m["question_px"] >= 36, f"step {n}: the question at {m['question_px']} px"
     assert [s for s, ok in m["in_view"].items() if not ok] == [], f"step {n}: off the screen"
     assert m["height"] <= FULL_HD["height"] + 2, f"step {n}: presenter view scrolls ({m['height']} px)"
+    # the step's own chart first (a step about time: the timeline), the other on `c` or the button, and back
+    own, other = ("timeline", "step_vs_gpus") if n in TIMELINE_STEPS else ("step_vs_gpus", "timeline")
+    _shown_chart(page, n, own)
+    page.keyboard.press("c")
+    _shown_chart(page, n, other)
+    expect(page.locator("#chart-swap")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(MEASURE)["height"] <= FULL_HD["height"] + 2, f"step {n}: the other chart scrolls"
+    page.locator("#chart-swap").click()
+    _shown_chart(page, n, own)
+    page.keyboard.press("r")  # the answer open: the chart under the meters, as wide as the stage column
+    expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
+    _shown_chart(page, n, own)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -223,6 +223,8 @@ OTHER_PAGE_KEY_EXPRESSIONS = {
     # compare any two states (compare.html; app/view/compare.py): the page's heading and note, the state lines, the
     # prices and the presenter link
     "heading_key", "note_key", "present_link_key", "p.side_key", "s.gpu_key", "s.method_key", "label_key",
+    # the lab's copy-link button (app/view/lab.py; tests/web/test_lesson_page.py reads both labels)
+    "copy_link_key",
 }
 _KEY = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 

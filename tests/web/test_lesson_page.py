@@ -68,6 +68,21 @@ def test_the_steps_about_time_point_at_the_timeline(client, n: int) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_presenter_view_copies_the_students_link_and_swaps_its_charts(client, lang: str) -> None:
+    """On a projector the copy button says whose link it copies (app.js drops present=1), and the Other chart
+    button (key c) swaps the step chart and the timeline in their shared cell; off the projector neither changes."""
+    t = translator(lang)
+    q = urlencode(WALKTHROUGH[9].inputs.query())
+    shown = parse(client.get(f"/{lang}/?{q}&present=1").text)
+    assert shown.by_id("copy-link").text.strip() == t("ui.copy_link_students")
+    swap = shown.by_id("chart-swap")
+    assert swap.text.strip() == t("ui.chart_swap") and swap.get("aria-controls") == "stage-col"
+    plain = parse(client.get(f"/{lang}/?{q}").text)
+    assert plain.by_id("copy-link").text.strip() == t("ui.copy_link")
+    assert plain.by_id("chart-swap") is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_each_flag_says_why_and_the_legend_names_the_flags(client, lang: str) -> None:
     t = translator(lang)
     seen = set()
