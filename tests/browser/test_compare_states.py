@@ -54,6 +54,21 @@ def test_presenter_compare_reads_from_the_back_and_fits_720p(open_page, base_url
     shoot(page, f"compare-states-{lang}-1280-present", full_page=False)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("viewport", [FULL_HD, HD], ids=["1920", "1280"])
+def test_presenter_compare_says_why_a_pass_costs_more_on_the_same_screen(open_page, base_url: str, lang: str,
+                                                                         viewport: dict) -> None:
+    """read33, left item 4: the default pair (PPO against GRPO) shows GRPO's pass at ×8 the steps in red; the line
+    that says why (GRPO samples 8 responses a prompt) sits right under the rows, on the first screen."""
+    page = open_page(viewport=viewport)
+    goto(page, f"{base_url}/{lang}/compare?present=1")
+    m = page.evaluate("""() => { const n = document.querySelector('[data-run-note]').getBoundingClientRect();
+      return {top: n.top, bottom: n.bottom, table: document.querySelector('.cmp-rows').getBoundingClientRect().bottom,
+              vh: innerHeight}; }""")
+    assert 0 <= m["top"] - m["table"] <= 30, f"the note is not right under the rows: {m}"
+    assert m["bottom"] <= m["vh"] + 1, f"the note runs below the screen: {m}"
+
+
 def test_the_plain_page_is_not_the_presenter_view(open_page, base_url: str) -> None:
     """Without present=1 the table keeps the page's own type (the presenter rules apply to .present only)."""
     page = open_page(viewport=FULL_HD)
