@@ -4,7 +4,7 @@ regions' view-models (app/view/regions/) for one state."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.i18n import translator
 from app.model import DEFAULTS, Result, WorkloadInputs
@@ -119,6 +119,7 @@ def controls(inputs: WorkloadInputs) -> tuple[Control, ...]:
 class FormGroup:
     id: str
     controls: tuple[Control, ...]
+    open: bool = True  # a group of "size a real run": shown when that section opens (form_groups says when not)
 
     @property
     def legend_key(self) -> str:
@@ -174,8 +175,12 @@ def form_groups(inputs: WorkloadInputs) -> Form:
     factors = factor_fields(inputs)
     # a walkthrough step sets every control and its card says what changed: "size a real run" stays closed there
     # (2,800 px of controls between the card and the stage on a phone) until the learner opens it
-    return Form(first=groups[0], rest=groups[1:],
-                engineer_open=bool(factors) or (not inputs.step and any(c.changed for g in groups[1:] for c in g.controls)),
+    # a state that sets some of the engineer's values (a shared link, a reload) opens the groups holding them and
+    # leaves the others shut: policy_b=70&gpus=1 opened all 35 controls, 7,952 px, the fit line far above; with
+    # none set, opening the section by hand shows every group
+    moved = {g.id for g in groups[1:] if any(c.changed for c in g.controls)}
+    rest = tuple(replace(g, open=not moved or g.id in moved) for g in groups[1:])
+    return Form(first=groups[0], rest=rest, engineer_open=bool(factors) or (not inputs.step and bool(moved)),
                 factors=factors)
 
 

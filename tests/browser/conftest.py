@@ -142,6 +142,8 @@ class Guard:
 
     def _failed(self, request: Request) -> None:
         self._done(request)
+        if request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith("/favicon.svg"):
+            return  # Chromium cancels a tab's icon when the page navigates on before it loads: not the page's fault
         self.problems.append(f"request failed: {request.method} {request.url} ({request.failure})")
 
     def settle(self, page: Page, quiet_ms: int = 120, timeout_ms: int = TIMEOUT_MS) -> None:

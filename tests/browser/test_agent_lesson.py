@@ -20,8 +20,13 @@ def test_the_form_shows_the_practice_inputs(page: Page, base_url: str, lang: str
     page.goto(f"{base_url}/{lang}/?turns=4&env_latency_s=2&reward=judge")
     engineer = page.locator('details[data-group="engineer"]')
     expect(engineer).to_have_attribute("open", "")
-    for name in ("turns", "env_latency_s", "observation_tokens", "judge_b", "judge_tokens", "acceptance"):
+    for name in ("turns", "env_latency_s", "observation_tokens", "judge_b", "judge_tokens"):
         expect(page.locator(f'input[name="{name}"][type="number"]')).to_be_visible()
+    # the link sets no hardware value: that group stays shut until opened (app/view/lab.py, form_groups)
+    hardware = page.locator('details[data-group="hardware"]')
+    expect(hardware).not_to_have_attribute("open", "")
+    hardware.locator("summary").click()
+    expect(page.locator('input[name="acceptance"][type="number"]')).to_be_visible()
     page.locator('[data-ctl="turns"]').scroll_into_view_if_needed()
     SHOTS.mkdir(exist_ok=True)
     page.locator('[data-group="algorithm"]').screenshot(path=str(SHOTS / f"agent36-form-algorithm-{lang}.png"))

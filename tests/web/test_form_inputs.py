@@ -54,3 +54,21 @@ def test_a_practice_input_holds_its_value_and_opens_the_group(client) -> None:
     assert re.search(r'name="turns" value="4"', form) and re.search(r'name="judge_b" value="70"', form)
     assert re.search(r'name="speculative" value="draft" checked', form)
     assert '<details class="ctl-group more engineer" data-group="engineer" open>' in form
+
+
+def _opened(form: str) -> dict[str, bool]:
+    """Each group of "size a real run": open or shut, as the page serves it."""
+    return {g: bool(o) for g, o in re.findall(r'<details class="ctl-group more sub" data-group="([a-z]+)"( open)?>', form)}
+
+
+def test_a_link_opens_only_the_groups_holding_the_values_it_sets(client) -> None:
+    """read33, left item 3: ``policy_b=70&gpus=1`` (the policy size is a workload slider, always shown; the GPU
+    count a hardware control) opened all 35 of the section's controls, a 7,952 px page.  Now only the hardware
+    group opens; with nothing of the section set, opening it by hand shows every group."""
+    moved = _opened(_form(client.get("/en/?policy_b=70&gpus=1").text))
+    assert moved == {"algorithm": False, "model": False, "hardware": True}
+    assert _opened(_form(client.get("/en/?turns=4&speculative=draft").text)) == {
+        "algorithm": True, "model": False, "hardware": True}
+    default = _form(client.get("/en/").text)
+    assert _opened(default) == {"algorithm": True, "model": True, "hardware": True}
+    assert '<details class="ctl-group more engineer" data-group="engineer">' in default  # the section itself shut
