@@ -99,3 +99,18 @@ def test_a_zh_page_of_this_read_reads_in_chinese(client, url: str) -> None:  # n
     words, punct = _leaks(client, url)
     assert not words, f"English on {url}: {sorted(words)}"
     assert not punct, f"half-width punctuation between Chinese on {url}: {punct}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bare_step_link_on_the_compare_page_opens_that_steps_workload(client, lang: str) -> None:  # noqa: ANN001
+    """「A：PPO，7B policy，A100 80GB × 8，分步讲解第 13 步」 beside the default workload's figures: the compare page
+    read ``a=step=13`` as the defaults with a step label, where the lab (``scenarios.open_step``) opens step 13's
+    own workload (Qwen3-8B GRPO, 8 turns, 16 × H100)."""
+    w = WALKTHROUGH[12].inputs
+    j = client.get("/api/compare", params={"a": "step=13", "b": "step=13&gpus=32"}).json()
+    assert "method=grpo" in j["a"]["query"] and f"turns={w.turns}" in j["a"]["query"] and j["a"]["gpus"] == 16
+    assert "method=ppo" in j["b"]["query"] and j["b"]["gpus"] == 32  # a model parameter beside it: kept, as on the lab
+    body = _text(client.get(f"/{lang}/compare", params={"a": "step=13", "b": "step=12"}).text)
+    want = {"zh": "A：GRPO，8.2B policy，H100 80GB × 16，分步讲解第 13 步",
+            "en": "A: GRPO, 8.2B policy, 16 × H100 80GB, walkthrough step 13"}[lang]
+    assert want in body
