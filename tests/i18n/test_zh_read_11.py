@@ -114,3 +114,11 @@ def test_a_bare_step_link_on_the_compare_page_opens_that_steps_workload(client, 
     want = {"zh": "A：GRPO，8.2B policy，H100 80GB × 16，分步讲解第 13 步",
             "en": "A: GRPO, 8.2B policy, 16 × H100 80GB, walkthrough step 13"}[lang]
     assert want in body
+
+
+@pytest.mark.parametrize(("lang", "want"), [("zh", "16 张 H100 80GB"), ("en", "16 × H100 80GB")])
+def test_the_calibrate_state_names_its_gpus_as_the_launch_and_compare_pages_do(client, lang: str, want: str) -> None:  # noqa: ANN001
+    """「16 张 GPU × H100 80GB」 counted the GPUs twice; the launch page writes 「8 张 A100 80GB」."""
+    q = urlencode(dict(method="grpo", arch="qwen25_7b", gpus=16, gpu="h100_80g", reward="verifier"))
+    body = _text(client.get(f"/{lang}/calibrate?{q}").text)
+    assert want in body and "GPU × H100" not in body and "GPUs × H100" not in body
