@@ -34,7 +34,7 @@ from app.model.compare import (
 from app.model.inputs import PARAM_NAMES, Notice, fmt_param
 from app.model.meters import METER_IDS
 from app.model.planner import PRICES, PlanQuery, normalise_plan
-from app.model.scenarios import PRESETS
+from app.model.scenarios import PRESETS, open_step
 from app.model.stages import NODE_IDS
 from app.view.lab import fitted_banner, other
 from app.view.links import canonical_query, lab_url
@@ -333,8 +333,10 @@ def state_side(name: str, query: dict[str, list[str]]) -> tuple[WorkloadInputs |
     text = values[-1]
     if len(text) > MAX_STATE_CHARS:
         return None, (Notice(name, "state_too_long", f"{len(text):,}", f"{MAX_STATE_CHARS:,}"),)
-    inputs, notices = normalise(parse_qs(state_query(text), keep_blank_values=True))
-    return inputs, tuple(replace(n, field=f"{name}.{n.field}") for n in notices)
+    parsed = parse_qs(state_query(text), keep_blank_values=True)
+    inputs, notices = normalise(parsed)
+    # a bare step link (``a=step=13``) opens that step's own workload, as it does on the lab
+    return open_step(inputs, parsed), tuple(replace(n, field=f"{name}.{n.field}") for n in notices)
 
 
 def two_states(query: dict[str, list[str]]) -> tuple[WorkloadInputs, WorkloadInputs, tuple[Notice, ...]]:

@@ -12,6 +12,7 @@ from app.model import WorkloadInputs, evaluate
 from app.model.compare import node_diff, phase_rows
 from app.model.inputs import refused
 from app.model.planner import MAX_PRICE, PRICES, PlanQuery, plan_query
+from app.model.scenarios import open_step
 from app.view.compare import MAX_STATE_CHARS, state_query
 from app.view.links import canonical_query
 
@@ -69,7 +70,8 @@ def strict_side(name: str, text: str) -> tuple[WorkloadInputs | None, list[dict]
     except ValidationError as e:
         return None, [{**err, "loc": ("query", name, *err["loc"])}
                       for err in e.errors(include_url=False, include_context=False)]
-    return inputs, [{**err, "loc": ("query", name, *err["loc"][1:])} for err in refused(inputs)]
+    # a bare step link (``a=step=13``) is that step's own workload, as /api/evaluate and the lab read it
+    return open_step(inputs, raw), [{**err, "loc": ("query", name, *err["loc"][1:])} for err in refused(inputs)]
 
 
 def prices_of(params: BaseModel) -> PlanQuery:

@@ -17,7 +17,7 @@ WIDE = dict(arch="qwen3_30b_a3b", gpus=32, gpu="h100_80g", method="grpo", reward
 SERVER = dict(arch="qwen25_1_5b", policy_b=1.54, gpus=8, gpu="h100_80g", method="grpo", reward="verifier",
               placement="separate", generation_gpus=1, engine_api="http", engine_release="sglang")
 WORDS = {"en": ("data-parallel attention over 8 GPUs", "wide expert parallelism"),
-         "zh": ("8 张 GPU 上做 data parallel 注意力", "宽专家并行")}
+         "zh": ("8 张 GPU 上做 data parallel 注意力", "大规模专家并行")}
 
 
 @pytest.mark.parametrize("lang", LANGS)

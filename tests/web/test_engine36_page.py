@@ -31,11 +31,11 @@ def test_a_wide_ep_state_says_so_in_its_engine_sentence_and_split(lang: str) -> 
         assert "Engine: wide expert parallelism , attention data-parallel over 8 GPUs per replica" in text
         assert "1 replica of data-parallel attention over 8 GPUs, EP 8" in text
     else:
-        assert "推理引擎： 宽专家并行 ，每个副本在 8 张 GPU 上以 data parallel 方式运行注意力" in text
+        assert "推理引擎： 大规模专家并行 ，每个副本在 8 张 GPU 上以 data parallel 方式运行注意力" in text
         assert "1 个副本，每个在 8 张 GPU 上做 data parallel 注意力， EP 8" in text
     tp = _text(f"/{lang}/", **{**WIDE, "engine_layout": "tp"})
     # the TP state's engine sentence is the TP one (the form's choices may name wide EP on every page)
-    assert "Engine: wide expert parallelism" not in tp and "推理引擎： 宽专家并行" not in tp
+    assert "Engine: wide expert parallelism" not in tp and "推理引擎： 大规模专家并行" not in tp
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
