@@ -60,6 +60,18 @@ def duration_unit(seconds: float) -> str:
     return ("ms" if 0 < s < 1 else "s" if s < 90 else "min" if s < 90 * 60 else "h" if s < 48 * 3600 else "d")
 
 
+def span_duration_unit(seconds: float, axis_unit: str) -> str:
+    """The unit of a span drawn on an axis marked in ``axis_unit``: the axis's (「0 秒–161 秒（161 秒）」, not
+    「（2.7 分钟）」), unless the span is shorter than one of it (a 420 ms refit on a seconds axis stays 「420 毫秒」).
+
+    >>> span_duration_unit(161, "s"), span_duration_unit(0.42, "s"), span_duration_unit(43 * 60, "h")
+    ('s', 'ms', 'min')
+    """
+    order = list(_SECONDS_IN)
+    own = duration_unit(seconds)
+    return own if order.index(own) < order.index(axis_unit) else axis_unit
+
+
 def row_duration_unit(*seconds: float) -> str:
     """One unit for the durations of one row (issue 37: 「138 秒｜86 秒｜−51 秒」, not 「2.3 分钟｜86 秒｜−51 秒」): the
     unit of the shortest nonzero one, unless the longest would then need five digits.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from app.i18n.formats import axis_duration_unit
+from app.i18n.formats import axis_duration_unit, span_duration_unit
 from app.model import Result
 from app.model import timeline as model
 from app.view.charts import Tick
@@ -42,6 +42,7 @@ class SegmentVM:
     ahead: bool        # generation for the next step (off-policy): hatched
     idle: bool
     seconds: float     # how long it lasts (its end minus its start, as the model gives both)
+    length_spec: str   # its length's format: the axis's unit, unless shorter than one of it (span_duration_unit)
 
     @property
     def css(self) -> str:  # the bar's class: the phase's colour (ph-<part>), waiting, or hatched when run ahead
@@ -100,7 +101,7 @@ class TimelineVM:
     @property
     def time_spec(self) -> str:
         """The format of the axis's marks and of every start and end (one unit for the step: 「138 秒–139 秒」, not
-        「2.3 分钟–2.3 分钟」); a segment's length keeps its own (``dur``)."""
+        「2.3 分钟–2.3 分钟」); a segment's length is in it too unless shorter than one of it (``length_spec``)."""
         return f"dur_{axis_duration_unit(self.total_s)}"
 
     @property
@@ -153,6 +154,7 @@ def timeline_chart(r: Result) -> TimelineVM:
     def at(seconds: float) -> float:
         return _round(TL_LEFT + seconds / scale * span)
 
+    axis = axis_duration_unit(t.total_s)
     lanes = []
     for k, lane in enumerate(t.lanes):
         segments = []
@@ -161,7 +163,8 @@ def timeline_chart(r: Result) -> TimelineVM:
             if seg.part == "sync" and end - x < MIN_SYNC_W:
                 x = _round(end - MIN_SYNC_W)
             segments.append(SegmentVM(part=seg.part, x=x, w=_round(end - x), start_s=seg.start_s, end_s=seg.end_s,
-                                      ahead=seg.ahead, idle=seg.part == "idle", seconds=seg.seconds))
+                                      ahead=seg.ahead, idle=seg.part == "idle", seconds=seg.seconds,
+                                      length_spec=f"dur_{span_duration_unit(seg.seconds, axis)}"))
         lanes.append(LaneVM(lane=lane.lane, gpus=lane.gpus, y=TL_TOP + TL_LABEL_H + k * TL_ROW,
                             segments=tuple(segments)))
     parts = {seg.part for lane in t.lanes for seg in lane.segments}

@@ -44,19 +44,25 @@ def test_each_step_offers_its_prediction_with_the_models_verdicts(client, lang: 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_timelines_table_is_the_models_seconds(client, lang: str) -> None:
     t = translator(lang)
-    for n in (10, 12):
+    for n in (5, 10, 12):
         _, doc = _page(client, lang, n)
         model = timeline(evaluate(WALKTHROUGH[n - 1].inputs))
         fig = doc.having("data-chart", "timeline")
         assert fig, f"step {n}: no timeline"
         cells = [e.text for e in doc.elements if e.tag == "td"]
-        # starts and ends in the one unit of the step's axis (「1.6 分钟」 and 「98 秒」 never side by side); lengths
-        # each in its own
-        axis = f"dur_{axis_duration_unit(model.total_s)}"
+        # starts, ends and lengths in the one unit of the step's axis (「1.6 分钟」 and 「98 秒」 never side by side,
+        # nor 「0 秒–161 秒（2.7 分钟）」); a length shorter than one of it (a 420 ms refit) in its own
+        unit = axis_duration_unit(model.total_s)
         for lane in model.lanes:
             for seg in lane.segments:
-                assert t.fmt(axis, seg.end_s) in cells, f"step {n}: {lane.lane} {seg.part} ends at {seg.end_s}"
-                assert t.fmt("dur", seg.end_s - seg.start_s) in cells, f"step {n}: {lane.lane} {seg.part} length"
+                length = seg.end_s - seg.start_s
+                own = unit if length >= 1 or unit != "s" else "ms" if length > 0 else unit
+                assert t.fmt(f"dur_{unit}", seg.end_s) in cells, f"step {n}: {lane.lane} {seg.part} ends at {seg.end_s}"
+                assert t.fmt(f"dur_{own}", length) in cells, f"step {n}: {lane.lane} {seg.part} length"
+    # step 5's generation: 0 s to 161 s on a seconds axis, its length 161 s (it printed 「2.7 分钟」 / "2.7 min")
+    gen = next(s for s in timeline(evaluate(WALKTHROUGH[4].inputs)).lanes[0].segments if s.part == "gen")
+    assert 90 <= gen.end_s - gen.start_s < 10_000 and axis_duration_unit(gen.end_s) == "s"
+    assert t.fmt("dur_s", gen.end_s - gen.start_s) in [e.text for e in _page(client, lang, 5)[1].elements if e.tag == "td"]
 
 
 @pytest.mark.parametrize("n", STEPS)
