@@ -190,6 +190,7 @@ def spec_formatters(lang: str) -> dict[str, object]:
         # a share of the usable memory: past 200% Chinese says how many times over (「是可用显存的 25 倍」), not 「2,544%」
         "share": (lambda v: f"{v:,.0f}%" if v <= 200 else f"{sig(v / 100, 2)} 倍") if lang == "zh" else (lambda v: f"{v:,.0f}%"),
         "pct": lambda v: f"{v:,.0f}%",  # 4218 % → "4,218%": the locale's separators, as {x:n} writes them
+        "frac_pct": lambda v: f"{100 * v:,.0f}%",  # a fraction as a share: 0.85 → "85%" (a ratio below 1 in zh)
         "b": lambda v: fmt_params_b(float(v)),
         "g2": lambda v: sig(float(v), 2),  # a ratio in prose: 「0.63 倍」, two significant digits
         "g3": lambda v: sig(float(v), 3),

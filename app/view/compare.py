@@ -149,8 +149,11 @@ class PhaseRow:
 
     @property
     def ratio_key(self) -> str:
-        """b / a as a reader says it: 「是左边的 2.5 倍」, but a small share as a share, 「只有左边的 6%」."""
-        return "compare.ratio_small" if self.ratio is not None and self.ratio < RATIO_AS_SHARE else "compare.ratio"
+        """b / a as a reader says it: 「是左边的 2.5 倍」, a part of the left as a share, 「是左边的 85%」 (not
+        「0.85 倍」), and a small share as a small one, 「只有左边的 6%」 (zh-read-11)."""
+        if self.ratio is None or self.ratio >= 1:
+            return "compare.ratio"
+        return "compare.ratio_small" if self.ratio < RATIO_AS_SHARE else "compare.ratio_part"
 
     @property
     def ratio_pct(self) -> float:

@@ -65,7 +65,7 @@ def test_two_states_side_by_side_with_their_dollars(client, lang):
     ra, rb = evaluate(left), evaluate(right)
     assert ra.run.gpu_hours == pytest.approx(18.5549, abs=1e-4) and rb.run.gpu_hours == pytest.approx(7.8414, abs=1e-4)
     assert (PRICES["a100_80g"].usd_per_gpu_hour, PRICES["h100_80g"].usd_per_gpu_hour) == (2.79, 3.99)
-    assert _cells(doc, "usd")[1:4] == ["$52", "$31", f"−$20 · {t('compare.ratio', ratio=31.287 / 51.768)}"]
+    assert _cells(doc, "usd")[1:4] == ["$52", "$31", f"−$20 · {t('compare.ratio_part', ratio=31.287 / 51.768)}"]  # ×0.6, zh 「是左边的 60%」
     assert _cells(doc, "usd_per_gpu_hour")[1:3] == ["$2.79", "$3.99"]
     assert [e.get("data-gpu") for e in doc.having("data-price-side")] == ["a100_80g", "h100_80g"]
     # every other row is the model's for that state (the same rows as the first form's, in ROW_IDS order)
@@ -309,6 +309,11 @@ def test_a_small_ratio_reads_as_a_share_in_chinese() -> None:
     assert small.ratio_key == "compare.ratio_small" and large.ratio_key == "compare.ratio"
     assert zh(small.ratio_key, ratio=small.ratio, pct=small.ratio_pct).startswith("只有左边的 6")
     assert zh(large.ratio_key, ratio=large.ratio, pct=large.ratio_pct) == "是左边的 2.5 倍"
+    # b / a = 85 / 100, a part of the left: 「是左边的 85%」, not 「是左边的 0.85 倍」; English keeps "×0.85"
+    part = PhaseRow(id="step", a=100.0, b=85.0, unit="dur", delta=-15.0, ratio=0.85)
+    assert part.ratio_key == "compare.ratio_part"
+    assert zh(part.ratio_key, ratio=part.ratio, pct=part.ratio_pct) == "是左边的 85%"
+    assert translator("en")(part.ratio_key, ratio=part.ratio, pct=part.ratio_pct) == "×0.85"
 
 
 def test_what_moved_writes_whole_numbers_as_the_prose_does(client) -> None:  # noqa: ANN001

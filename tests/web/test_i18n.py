@@ -321,10 +321,12 @@ def _fields(text: str) -> list[tuple[str, str]]:
 
 def _same_fields(en: str, zh: str) -> bool:
     """The same fields in the same specs, except that English may count a noun (``{k:steps}``: "1 step",
-    "2 steps") where Chinese writes the bare number (``{k}`` or ``{k:n}``) beside its measure word."""
+    "2 steps") where Chinese writes the bare number (``{k}`` or ``{k:n}``) beside its measure word, and a ratio
+    below 1 English writes as a factor (``{ratio:g2}``: "×0.85") Chinese may write as a share (「是左边的 85%」)."""
     a, b = _fields(en), _fields(zh)
     return len(a) == len(b) and all(
-        na == nb and (sa == sb or (sa in COUNTED_EN and sb in ("", "n"))) for (na, sa), (nb, sb) in zip(a, b, strict=True))
+        na == nb and (sa == sb or (sa in COUNTED_EN and sb in ("", "n")) or (sa, sb) == ("g2", "frac_pct"))
+        for (na, sa), (nb, sb) in zip(a, b, strict=True))
 
 
 def test_both_languages_take_the_same_arguments():
