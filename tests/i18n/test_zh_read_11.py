@@ -9,22 +9,16 @@ import string
 from urllib.parse import urlencode
 
 import pytest
-from support.page_text import query as _q
 from support.page_text import text as _text
 
 from app.i18n import translator
 from app.model.scenarios import WALKTHROUGH, walk_figures
 
 from .test_zh_pages import _leaks
+from .test_zh_read_9 import _numbers
 
 LANGS = ("zh", "en")
 
-
-def _numbers(client, lang: str, step: int) -> str:  # noqa: ANN001
-    body = client.get(f"/{lang}/?{_q(WALKTHROUGH[step - 1].inputs)}").text
-    m = re.search(r"data-numbers>.*?<p>(.*?)</p>", body, re.S)
-    assert m, step
-    return _text(m.group(1))
 
 
 def _fields(text: str) -> set[tuple[str, str]]:
