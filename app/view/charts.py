@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from app.model import Result
 from app.model import charts as series
 
-# the step chart's plot area in viewBox units (the labels sit outside it)
-STEP_W, STEP_H = 760, 172
-STEP_LEFT, STEP_RIGHT, STEP_TOP, STEP_BOTTOM = 62, 748, 8, 140
+# the step chart's plot area in viewBox units (the labels sit outside it, with room for them at the largest size a
+# page sets them — 17 units in presenter view, 20 on a phone: "100 毫秒" left of the plot, "4,096" centred on its
+# right edge, the top mark's label centred on the plot's top, the axis's name under the GPU counts; read33c found
+# labels cut at the SVG's edges)
+STEP_W, STEP_H = 760, 180
+STEP_LEFT, STEP_RIGHT, STEP_TOP, STEP_BOTTOM = 90, 726, 14, 138
 # a log axis's marks, each a round figure in the unit the page writes it in (100 ms … 10 days)
 SECOND_TICKS = (0.1, 1, 10, 60, 600, 7200, 86_400, 864_000)
 MIN_TICK_GAP = 16  # viewBox units between two marks' labels
@@ -74,7 +77,7 @@ class StepChartVM:
     plot_h: int = STEP_BOTTOM - STEP_TOP
     y_label_x: int = STEP_LEFT - 6       # the seconds' labels, right-aligned left of the plot
     x_label_y: int = STEP_BOTTOM + 16    # the GPU counts under it
-    axis_y: int = STEP_BOTTOM + 31       # the axis's name
+    axis_y: int = STEP_BOTTOM + 37       # the axis's name, a line under the counts
 
     @property
     def grid(self) -> str:  # one path for the horizontal grid lines at the seconds' marks

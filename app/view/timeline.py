@@ -19,9 +19,11 @@ from app.view.charts import Tick
 frozen = dataclass(frozen=True, slots=True, kw_only=True)
 
 TL_W = 760
-TL_LEFT, TL_RIGHT = 14, 748  # the bars' span: the whole width (each lane's name sits above its bar, so a phone
-#                              can draw it large: app.css)
-TL_TOP = 4
+# the bars' span: nearly the whole width (each lane's name sits above its bar, so a phone can draw it large:
+# app.css), less room for the first and last marks' labels, centred on the span's ends, at 17 units in presenter view
+# ("0 秒", "600 s": read33c's check of text inside the SVG)
+TL_LEFT, TL_RIGHT = 24, 734
+TL_TOP = 10  # room above the first lane's name at its phone size (25 units)
 TL_ROW = 46
 TL_LABEL_H = 22  # a lane: its name, then its bar
 TL_BAR_H = 20
@@ -106,11 +108,11 @@ class TimelineVM:
 
     @property
     def grid_bottom(self) -> int:
-        return self.height - 18
+        return self.height - 20
 
     @property
     def tick_y(self) -> int:
-        return self.height - 4
+        return self.height - 6
 
     @property
     def grid(self) -> str:
@@ -175,7 +177,7 @@ def timeline_chart(r: Result) -> TimelineVM:
         total_s=t.total_s, gpus=t.gpus, now_key=f"timeline.now.{now}", staleness=t.staleness,
         shows_idle="idle" in parts, shows_ahead=any(seg.ahead for lane in t.lanes for seg in lane.segments),
         shows_tail="tail" in parts, shows_env="env" in parts, shows_sync="sync" in parts,
-        height=int(TL_TOP + len(lanes) * TL_ROW + 24))
+        height=int(TL_TOP + len(lanes) * TL_ROW + 28))  # the marks under the last bar, room for their descenders
 
 
 __all__ = ["LaneVM", "SegmentVM", "TimelineVM", "timeline_chart"]

@@ -24,11 +24,14 @@ MEASURE = """() => {
   const inView = (el) => { const b = el.getBoundingClientRect();
     return b.width > 0 && b.height > 0 && b.top >= -1 && b.left >= -1 && b.bottom <= vh + 1 && b.right <= vw + 1; };
   const heights = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect().height);
-  const names = [...document.querySelectorAll('.diagram .nn')];
+  const names = [...document.querySelectorAll('.diagram .nn, .diagram .nd')]
+    .filter((t) => t.getBBox().width > 0 && t.parentNode.querySelector('.box'));
   return {
     name_px: Math.min(...heights('.diagram .nn')),
     flag_px: Math.min(...heights('.diagram [data-node] .flag')),
-    names_fit: names.every((t) => t.getBBox().x + t.getBBox().width <= t.parentNode.querySelector('.box').getBBox().width + 0.5),
+    names_fit: names.every((t) => { const box = t.parentNode.querySelector('.box').getBBox();
+      return t.getBBox().x + t.getBBox().width <= box.x + box.width - 2; }),
+    subline_px: Math.min(...[...document.querySelectorAll('#stage-col .m-fig')].map((el) => parseFloat(getComputedStyle(el).fontSize))),
     question_px: parseFloat(getComputedStyle(document.querySelector('.walk-card .walk-q')).fontSize),
     in_view: Object.fromEntries(['.diagram', '#live-meters', '.walk-card .walk-q', '.walk-nav'].map((s) =>
       [s, [...document.querySelectorAll(s)].length > 0 && [...document.querySelectorAll(s)].every(inView)])),
@@ -65,7 +68,8 @@ def test_presenter_at_1080p_is_readable_from_the_back(open_page, base_url: str, 
     m = page.evaluate(MEASURE)
     assert round(m["name_px"], 1) >= 28, f"step {n}: node names {m['name_px']:.1f} px tall"
     assert round(m["flag_px"], 1) >= 20, f"step {n}: flags {m['flag_px']:.1f} px tall"
-    assert m["names_fit"], f"step {n}: a node name runs out of its box"
+    assert m["names_fit"], f"step {n}: a node's name or subtitle runs to (or out of) its box's edge"
+    assert m["subline_px"] >= 15, f"step {n}: the meters' sublines at {m['subline_px']} px"
     assert m["question_px"] >= 36, f"step {n}: the question at {m['question_px']} px"
     assert [s for s, ok in m["in_view"].items() if not ok] == [], f"step {n}: off the screen"
     assert m["height"] <= FULL_HD["height"] + 2, f"step {n}: presenter view scrolls ({m['height']} px)"
@@ -78,25 +82,29 @@ def test_presenter_at_1080p_is_readable_from_the_back(open_page, base_url: str, 
     assert page.evaluate(MEASURE)["height"] <= FULL_HD["height"] + 2, f"step {n}: the other chart scrolls"
     page.locator("#chart-swap").click()
     _shown_chart(page, n, own)
-    page.keyboard.press("r")  # the answer open: the chart under the meters, as wide as the stage column
+    page.keyboard.press("r")  # the answer open: the stage keeps its size (read33c: the names fell to 19 px)
     expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
     _shown_chart(page, n, own)
+    opened = page.evaluate(MEASURE)
+    assert round(opened["name_px"], 1) >= 28, f"step {n}: node names {opened['name_px']:.1f} px with the answer open"
+    assert [s for s, ok in opened["in_view"].items() if not ok] == [], f"step {n}: off the screen, answer open"
 
 
+@pytest.mark.parametrize("viewport", [FULL_HD, HD], ids=["1920", "1280"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_presenter_at_720p_fits_every_open_answer(open_page, base_url: str, lang: str) -> None:
-    page = open_page(viewport=HD)
+def test_presenter_fits_every_open_answer(open_page, base_url: str, lang: str, viewport: dict) -> None:
+    page = open_page(viewport=viewport)
     over = {}
     for w in WALKTHROUGH:
         goto(page, _url(base_url, lang, w.number))
         page.guard.settle(page)
-        assert page.evaluate(MEASURE)["height"] <= HD["height"] + 2, f"step {w.number}: scrolls with the answer shut"
+        assert page.evaluate(MEASURE)["height"] <= viewport["height"] + 2, f"step {w.number}: scrolls, answer shut"
         page.keyboard.press("r")
         expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
         fit = page.evaluate(OPEN_FITS)
-        if max(fit["reveal"], fit["takeaway"], fit["nav"]) > HD["height"] + 1:
+        if max(fit["reveal"], fit["takeaway"], fit["nav"]) > viewport["height"] + 1:
             over[w.number] = fit
-    assert over == {}, f"open answers past 720 px: {over}"
+    assert over == {}, f"open answers past {viewport['height']} px: {over}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -128,3 +136,33 @@ def test_presenter_step_dots_stay_on_one_row(open_page, base_url: str, viewport:
     page.keyboard.press("r")
     expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
     assert page.evaluate(rows) == 1, "the step dots wrap with the answer open"
+
+
+LABELS_OUT = """() => [...document.querySelectorAll('#stage-col > [data-chart]')]
+  .filter((c) => getComputedStyle(c).display !== 'none' && c.querySelector('svg')).flatMap((c) => {
+    const svg = c.querySelector('svg').getBoundingClientRect();
+    return [...c.querySelectorAll('svg text')].filter((t) => { const b = t.getBoundingClientRect();
+      return b.left < svg.left - .5 || b.right > svg.right + .5 || b.top < svg.top - .5 || b.bottom > svg.bottom + .5; })
+      .map((t) => `${c.dataset.chart}: ${t.textContent}`); })"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("viewport", "present"), [(FULL_HD, True), (HD, True), ({"width": 1440, "height": 900}, False),
+                                                   ({"width": 390, "height": 844}, False)],
+                         ids=["present-1920", "present-1280", "lab-1440", "phone-390"])
+def test_chart_labels_stay_inside_their_charts(open_page, base_url: str, lang: str, viewport: dict,
+                                               present: bool) -> None:
+    """read33c: a log-axis mark printed 「00 毫秒」 for 「100 毫秒」, cut at the step chart's left edge, and "4,096" ran
+    past its right.  Every label of both charts lies inside its SVG at each size the page sets them (step 6 has the
+    10-minute mark at the top, step 12 three lanes)."""
+    page = open_page(viewport=viewport)
+    out = {}
+    for n in (4, 6, 12):
+        goto(page, _url(base_url, lang, n) if present else f"{base_url}/{lang}/?step={n}")
+        cut = page.evaluate(LABELS_OUT)
+        if present:
+            page.keyboard.press("c")
+            cut += page.evaluate(LABELS_OUT)
+        if cut:
+            out[n] = cut
+    assert out == {}, f"labels cut at a chart's edge: {out}"
