@@ -143,6 +143,9 @@ def test_presenter_view_shows_a_large_guess_now_cue_until_the_answer_opens(open_
     cue = """() => { const s = getComputedStyle(document.querySelector('.guess-note'), '::before');
       return {text: s.content, px: parseFloat(s.fontSize), shown: s.display !== 'none' && s.content !== 'none'}; }"""
     page.keyboard.press("g")
+    # guess mode is html.guess: the prediction box's frame and margins are the fieldset's, not the page's
+    frame = page.evaluate("(() => { const s = getComputedStyle(document.documentElement); return [s.borderTopStyle, s.marginTop]; })()")
+    assert frame == ["none", "0px"], f"guess mode frames the page: {frame}"
     now = page.evaluate(cue)
     assert now["shown"] and now["text"] == f'"{load_catalogue(lang)["guess.now"]}"'
     assert now["px"] >= 36, f"the cue is {now['px']} px at 1080p"
