@@ -6,8 +6,9 @@ times every other part of the page quotes:
 - **Colocated** (the hybrid engine): one lane, every GPU taking turns: generation (the batch, then the longest
   response's tail, when most of the engine already waits), scoring, training, then the refit (the new weights into
   the engine, with its sleep and wake).  ``total_s = generation + scoring + training + refit``.
-- **Separate, synchronous**: generation on its GPUs, scoring streaming beside it on its own (or on the training GPUs,
-  ``Step.trainer_scores``); training starts when both are done (``max(generation, scoring)``); the weight broadcast
+- **Separate, synchronous**: generation on its GPUs, scoring streaming beside it on its own GPUs while the
+  training GPUs run their share of its forwards (``fwd``: the old log-probs, and every frozen model when there are
+  no scoring GPUs, ``Step.trainer_scores``); training starts when both are done (``max(generation, scoring)``); the weight broadcast
   closes the step on the generation and training GPUs.  Whatever a group does not use, it waits (``idle``).
 - **Separate, staleness ≥ 1**: generation writes the *next* step's responses (``ahead``: the off-policy overlap)
   while this step scores and trains; the step is ``max(generation, scoring + training) + broadcast``.
@@ -31,7 +32,7 @@ TIMELINE_STEPS = frozenset({5, 10, 11, 12})
 
 @frozen
 class Segment:
-    part: str        # gen | tail | score | train | sync | idle
+    part: str        # gen | tail | env | score | fwd | train | sync | idle
     start_s: float
     end_s: float
     ahead: bool = False  # generation for the next step (staleness ≥ 1): off-policy, beside this step's training
@@ -122,7 +123,9 @@ def step_timeline(s: Step, gpus: int) -> Timeline:
         ready = sc if s.staleness else max(g, sc)  # training waits for the scores (and, in step, the last response)
         gen = [*_generation(0.0, s, ahead=bool(s.staleness)), ("idle", g, sync_start, False)]
         score = [("score", 0.0, on_scorers, False), ("idle", on_scorers, total, False)]
-        train = [("score", 0.0, on_trainer, False), ("idle", on_trainer, ready, False),
+        # the trainer's own forwards (old log-probs, values; the frozen models when there are no scoring GPUs):
+        # scoring's work, on the training GPUs — its own part, so the lane does not read as a scoring group
+        train = [("fwd", 0.0, on_trainer, False), ("idle", on_trainer, ready, False),
                  ("train", ready, ready + tr, False), ("idle", ready + tr, sync_start, False)]
         gen.append(("sync", sync_start, total, False))
         train.append(("sync", sync_start, total, False))

@@ -36,7 +36,7 @@ def _round(x: float) -> float:
 
 @frozen
 class SegmentVM:
-    part: str          # gen | tail | env | score | train | sync | idle: the bar's class (ph-<part>, tl-idle)
+    part: str          # gen | tail | env | score | fwd | train | sync | idle: the bar's class (ph-<part>, tl-idle)
     x: float
     w: float
     start_s: float
@@ -94,6 +94,7 @@ class TimelineVM:
     shows_tail: bool
     shows_env: bool    # an agentic episode waits for its environment between turns (the key names it)
     shows_sync: bool
+    shows_fwd: bool    # the training GPUs run scoring's forwards (the key names them)
     height: int
     width: int = TL_W
     left: int = TL_LEFT
@@ -176,7 +177,7 @@ def timeline_chart(r: Result) -> TimelineVM:
         x_ticks=_ticks(t.total_s) if t.drawn else (),
         total_s=t.total_s, gpus=t.gpus, now_key=f"timeline.now.{now}", staleness=t.staleness,
         shows_idle="idle" in parts, shows_ahead=any(seg.ahead for lane in t.lanes for seg in lane.segments),
-        shows_tail="tail" in parts, shows_env="env" in parts, shows_sync="sync" in parts,
+        shows_tail="tail" in parts, shows_env="env" in parts, shows_sync="sync" in parts, shows_fwd="fwd" in parts,
         height=int(TL_TOP + len(lanes) * TL_ROW + 28))  # the marks under the last bar, room for their descenders
 
 

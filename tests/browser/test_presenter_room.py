@@ -166,3 +166,25 @@ def test_chart_labels_stay_inside_their_charts(open_page, base_url: str, lang: s
         if cut:
             out[n] = cut
     assert out == {}, f"labels cut at a chart's edge: {out}"
+
+
+BRAND = """() => { const h = document.querySelector('.brand-h'), a = document.querySelector('.brand-title');
+  return {shown: a.innerText.trim(), cut: h.scrollWidth > h.clientWidth + 1}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("viewport", "present"), [(HD, True), (HD, False), ({"width": 1366, "height": 768}, True),
+                                                   ({"width": 1366, "height": 768}, False), (FULL_HD, True)],
+                         ids=["present-1280", "lab-1280", "present-1366", "lab-1366", "present-1920"])
+def test_the_title_is_never_cut_with_an_ellipsis(open_page, base_url: str, lang: str, viewport: dict,
+                                                 present: bool) -> None:
+    """read34's 720p nit: "RLHF Pipeline System D…" in the header's one row.  Where the long name has no room the
+    header shows the short one (a container query on the title's width), whole; with room, the long one."""
+    page = open_page(viewport=viewport)
+    goto(page, _url(base_url, lang, 11) if present else f"{base_url}/{lang}/?step=11")
+    got = page.evaluate(BRAND)
+    names = {"en": ("RLHF Pipeline System Design Lab", "RLHF Pipeline Lab"),
+             "zh": ("RLHF Pipeline 系统设计 Lab", "RLHF Pipeline Lab")}[lang]
+    assert got["shown"] in names and not got["cut"], got
+    if viewport is FULL_HD:
+        assert got["shown"] == names[0]

@@ -60,6 +60,9 @@ def test_the_bars_are_the_phases_seconds(inputs: WorkloadInputs) -> None:
         # synchronous: training waits for the last response and its scores; ahead: only for the scores
         assert start == pytest.approx(s.scoring_s if s.staleness else max(s.generation_s, s.scoring_s))
         assert all(seg.ahead for seg in gen.segments if seg.part in ("gen", "tail")) == bool(s.staleness)
+        # the training GPUs' share of scoring is its own part (forwards on the trainer), never the scoring group's
+        assert "score" not in {seg.part for seg in train.segments}
+        assert 0.0 <= _work(train, "fwd") <= s.scoring_s + 1e-9
 
 
 def test_one_step_off_policy_overlaps_generation_with_training() -> None:

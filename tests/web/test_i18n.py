@@ -142,7 +142,7 @@ FAMILIES: dict[str, list[str]] = {
     "enum.what.*": _keys("enum.what.*", *WHATS),
     "est.lane.*": _keys("est.lane.*", *_seen("lane")),
     "chart.memlane.*": _keys("chart.memlane.*", *{m.rstrip("_kv").removesuffix("_") for m in _seen("memlane")}),
-    "chart.phase.*": _keys("chart.phase.*", "gen", "tail", "score", "train", "sync"),
+    "chart.phase.*": _keys("chart.phase.*", "gen", "tail", "score", "fwd", "train", "sync"),
     "est.memlane.**": _keys("est.memlane.*", *_seen("memlane")),
     "est.part.*": _keys("est.part.*", *_seen("part")),
     "est.reality.*": _keys("est.reality.*", *(row.key for row in REALITY)),

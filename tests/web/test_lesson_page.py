@@ -152,3 +152,17 @@ def test_step_4_says_it_places_card_3s_workload_apart() -> None:
     d = card_diff(4)
     assert d is not None and d.card == 3 and d.changed == (("placement", "colocated", "separate"),)
     assert d.card_step_s == evaluate(WALKTHROUGH[3].inputs.model_copy(update={"placement": "colocated"})).step.total_s
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_training_lane_names_scorings_forwards_as_its_own(client, lang: str) -> None:
+    """read34: split apart, the training lane began with a bar in scoring's colour, as if it were a scoring group.
+    The trainer's share of scoring (the old log-probs) is its own part, keyed and named in the table."""
+    t = translator(lang)
+    _, doc = _page(client, lang, 11)
+    train = [e for e in doc.having("data-lane", "train")]
+    assert train, "step 11 is split apart: a training lane"
+    parts = [e.get("data-part") for e in doc.elements if e.tag == "rect" and e.get("data-part")]
+    assert "fwd" in parts
+    assert [e.text for e in doc.elements if e.get("class") == "k-fwd"] == [t("chart.phase.fwd")]
+    assert t("chart.phase.fwd") in [e.text for e in doc.elements if e.tag == "td"]
