@@ -66,7 +66,8 @@ def test_presenter_compare_says_why_a_pass_costs_more_on_the_same_screen(open_pa
       return {top: n.top, bottom: n.bottom, table: document.querySelector('.cmp-rows').getBoundingClientRect().bottom,
               vh: innerHeight}; }""")
     assert 0 <= m["top"] - m["table"] <= 30, f"the note is not right under the rows: {m}"
-    assert m["bottom"] <= m["vh"] + 1, f"the note runs below the screen: {m}"
+    # with room to spare: it ended 15 px above the screen's edge, a change wrapping onto a second line (read33c)
+    assert m["bottom"] <= m["vh"] - 40, f"the note runs to the screen's edge: {m}"
 
 
 def test_the_plain_page_is_not_the_presenter_view(open_page, base_url: str) -> None:
