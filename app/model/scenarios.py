@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.model.assumptions import CONSTANTS, DPO_BATCH_PAIRS
-from app.model.compare import with_method
+from app.model.compare import DEFAULT_PRICES, with_method
 from app.model.evaluate import Result, evaluate
 from app.model.inputs import DEFAULTS, MODEL_READ_NAMES, WorkloadInputs
 from app.model.meters import kl_reference
@@ -141,9 +141,13 @@ def _trained(r: Result) -> dict[str, float]:
 
 
 def _step1(r: Result) -> dict[str, float]:
+    """The question asks what SFT costs: the pass's time, its GPU-hours, and dollars at the planner's price."""
     i = r.inputs
+    gpu_h = r.offline.sft_epoch_s * i.gpus / 3600
+    price = DEFAULT_PRICES.price(i.gpu)
     return {**_memory(r), **_trained(r), "sft_s": r.offline.sft_epoch_s, "demos": i.demos,
-            "seq_tokens": i.prompt_tokens + i.response_tokens, "gpus": i.gpus}
+            "seq_tokens": i.prompt_tokens + i.response_tokens, "gpus": i.gpus,
+            "gpu_h": gpu_h, "usd_per_gpu_h": price, "usd": gpu_h * price}
 
 
 def _step2(r: Result) -> dict[str, float]:

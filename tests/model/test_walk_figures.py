@@ -73,6 +73,10 @@ def test_steps_1_to_3_sft_and_reward_model() -> None:
     assert one["mem_pct"] == pytest.approx(100 * 14 / 72)
     # SFT: 6 · 7e9 · 13,000 · 1,536 tokens / (8 · 312e12 · 0.35) = 8.387e17 / 8.736e14 = 960 s
     assert one["sft_s"] == pytest.approx(6 * 7e9 * 13_000 * 1_536 / (8 * 312e12 * 0.35))
+    # what it costs (read36: step 1 asked and did not say): 960 s × 8 GPUs / 3,600 = 2.13 GPU-hours, × $2.79 per
+    # A100 80GB GPU-hour (prices.toml, Lambda on-demand) = $5.95
+    assert one["gpu_h"] == pytest.approx(960 * 8 / 3600) and one["usd_per_gpu_h"] == 2.79
+    assert one["usd"] == pytest.approx(960 * 8 / 3600 * 2.79) and round(one["usd"], 2) == 5.95
     # one GPU: 112 / 72 = 156 % of usable, at least 2 GPUs
     assert two["mem_pct"] == pytest.approx(100 * 112 / 72) and two["min_gpus"] == 2
     assert two["usable_pct"] == pytest.approx(90.0)
