@@ -1,5 +1,6 @@
 """Issue 33, phone: after each walkthrough move the new step's question is on the screen — also after a long open
-answer, where the page's kept scroll position used to land below the new question (from step 5 on)."""
+answer, where the page's kept scroll position used to land below the new question (from step 5 on) — and Next is
+never under the meter strip (read36: on first view at 390 px the strip covered it)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,24 @@ def test_a_step_dot_lands_on_its_question_too(open_page, base_url: str) -> None:
     page.guard.settle(page)
     q = page.evaluate(QUESTION)
     assert q["top"] >= 0 and q["bottom"] <= q["vh"], q
+
+
+NEXT_UNCOVERED = """() => { const b = document.querySelector('[data-walk=next]').getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  const hit = y >= 0 && y < innerHeight ? document.elementFromPoint(x, y) : null;
+  return {top: b.top, bottom: b.bottom, strip_top: document.querySelector('#meter-strip').getBoundingClientRect().top,
+          on_top: !!hit && !!hit.closest('[data-walk=next]')}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 760, "height": 900}], ids=["390", "760"])
+def test_next_is_never_under_the_meter_strip(open_page, base_url: str, lang: str, viewport: dict) -> None:
+    """On first view of every step (nothing scrolled) Next is on the screen, above the strip, and takes the tap."""
+    page = open_page(viewport=viewport, is_mobile=True, has_touch=True)
+    covered = {}
+    for w in WALKTHROUGH[:-1]:
+        goto(page, f"{base_url}/{lang}/?{urlencode(w.inputs.query())}")
+        n = page.evaluate(NEXT_UNCOVERED)
+        if not n["on_top"] or n["bottom"] > n["strip_top"]:
+            covered[w.number] = n
+    assert covered == {}, f"Next under the strip or off the screen on first view: {covered}"
