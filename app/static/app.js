@@ -299,10 +299,7 @@
     document.documentElement.classList.toggle("guess", on);
     try { if (guessing() !== on) sessionStorage.setItem(GUESS, on ? "1" : ""); } catch (e) { /* storage off: this page only */ }
     const btn = document.getElementById("guess-toggle");
-    if (btn) {
-      btn.setAttribute("aria-pressed", String(on));
-      btn.textContent = on ? btn.dataset.off : btn.dataset.on;
-    }
+    if (btn) btn.setAttribute("aria-pressed", String(on));  // app.css shows the label that goes with it
   };
   const guessing = () => { try { return sessionStorage.getItem(GUESS) === "1"; } catch (e) { return false; } };
   const syncGuess = () => setGuess(guessing());

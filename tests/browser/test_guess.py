@@ -160,3 +160,23 @@ def test_a_guess_chip_clicked_gives_the_arrow_keys_back(page: Page, base_url: st
     expect(page.locator("[data-guess] input[value=slower]")).to_be_checked()
     page.keyboard.press("ArrowRight")  # the next step, not the other chip
     expect(page.locator("article[data-walk-step]")).to_have_attribute("data-walk-step", "12")
+
+
+HEADER = """() => { const h = document.querySelector('.site-head').getBoundingClientRect(), b = document.querySelector('#guess-toggle');
+  return {height: h.height, toggle: b.getBoundingClientRect().width, label: b.innerText.trim(), pressed: b.getAttribute('aria-pressed')}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("viewport", [{"width": 1440, "height": 900}, {"width": 390, "height": 844}], ids=["1440", "390"])
+def test_guess_mode_does_not_move_the_header(open_page, base_url: str, lang: str, viewport: dict) -> None:
+    """read36: the toggle's longer "on" label widened it and the header reflowed ~16 px at 1440 on `g`."""
+    page = open_page(viewport=viewport)
+    goto(page, f"{base_url}/{lang}/?{urlencode(WALKTHROUGH[0].inputs.query())}")
+    off = page.evaluate(HEADER)
+    page.keyboard.press("g")
+    expect(page.locator("html")).to_have_class("guess")
+    on = page.evaluate(HEADER)
+    ui = load_catalogue(lang)
+    assert (off["label"], off["pressed"]) == (ui["ui.guess_on"], "false")
+    assert (on["label"], on["pressed"]) == (ui["ui.guess_off"], "true")  # the label says what a press does next
+    assert on["height"] == off["height"] and on["toggle"] == off["toggle"], (off, on)
