@@ -190,3 +190,24 @@ def test_the_title_is_never_cut_with_an_ellipsis(open_page, base_url: str, lang:
     assert got["shown"] in names and not got["cut"], got
     if viewport is FULL_HD:
         assert got["shown"] == names[0]
+
+
+CLASHES = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const labels = [...document.querySelectorAll('.diagram .grp text')].filter((t) => box(t).width > 0);
+  const flags = [...document.querySelectorAll('.diagram [data-node] .flag')].filter((t) => box(t).width > 0);
+  return labels.flatMap((l) => flags.filter((f) => meet(box(l), box(f))).map((f) => [l.textContent, f.textContent]));
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_flag_overprints_a_group_name(open_page, base_url: str, lang: str) -> None:
+    """read36: at presenter sizes the RM trainer's REMOVED flag sat on the "Reward model" group's name."""
+    page = open_page(viewport=FULL_HD)
+    clashes = {}
+    for w in WALKTHROUGH:
+        goto(page, _url(base_url, lang, w.number))
+        if found := page.evaluate(CLASHES):
+            clashes[w.number] = found
+    assert clashes == {}, f"a flag over a group's name: {clashes}"
