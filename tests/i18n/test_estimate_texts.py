@@ -47,10 +47,10 @@ def test_the_fixed_split_lists_its_fractions_in_the_sentences_order(client, lang
 @pytest.mark.parametrize(("lang", "whole", "part"), [("zh", "全部藏在生成后面", "重叠"),
                                                       ("en", "all of it hidden behind generation", "overlaps")])
 def test_the_hidden_scoring_says_all_or_nothing_when_it_is(client, lang: str, whole: str, part: str) -> None:
-    """Separate placement: GRPO's ≈ 80 s of scoring all hide behind its longer generation → 'all of it', not 'of which
-    80 s'; PPO's generation (OpenRLHF's fixed split, 2 GPUs) hides only part of its ≈ 80 s → the part; colocated: the
+    """Separate placement: GRPO with 2,048-token responses (2 / 2 / 4 GPUs): its 134 s of scoring all hide behind its
+    135 s of generation → 'all of it', not 'of which 134 s'; PPO's generation (OpenRLHF's fixed split, 2 GPUs) hides only part of its ≈ 80 s → the part; colocated: the
     phases take turns, nothing overlaps → no clause at all."""
-    grpo = DEFAULTS.model_copy(update={"method": "grpo", "kl": 0.001, "placement": "separate"})
+    grpo = DEFAULTS.model_copy(update={"method": "grpo", "kl": 0.001, "placement": "separate", "response_tokens": 2048})
     ppo = DEFAULTS.model_copy(update={"placement": "separate"})
     assert evaluate(grpo).step.scoring_hidden_all
     assert evaluate(ppo).step.scoring_hidden_any and not evaluate(ppo).step.scoring_hidden_all

@@ -122,4 +122,8 @@ def test_a_longer_acceptance_never_lengthens_generation(s: dict, a: float, more:
     one = result(**_q(s), speculative="draft", acceptance=a)
     two = result(**_q(s), speculative="draft", acceptance=min(a + more, 4.0))
     if one.step and two.step:
-        assert two.step.generation_s <= one.step.generation_s * (1 + 1e-9)
+        assert two.step.total_s <= one.step.total_s * (1 + 1e-9)
+        # on the same split: a faster engine can also move the searched split, trading generation GPUs for training
+        same = [(s.gpu_groups.generation, s.gpu_groups.scoring, s.gpu_groups.training) for s in (one.step, two.step)]
+        if same[0] == same[1]:
+            assert two.step.generation_s <= one.step.generation_s * (1 + 1e-9)

@@ -306,12 +306,12 @@ class Step:
         return self.scoring_hidden_any and self.scoring_hidden_s >= self.scoring_s - HIDDEN_SECONDS_THRESHOLD_S
 
 
-ASYNC_SPLIT_EIGHTHS = range(1, 8)  # the generation share of the GPUs the async search tries, in eighths
+ASYNC_SPLIT_EIGHTHS = range(1, 8)  # the generation share of the GPUs the split search tries, in eighths
 
 
 def _async_splits(w: Workload, i: WorkloadInputs, gpus: int, t_min: int, s_min: int,
                   g_min: int) -> list[tuple[int, int, int]]:
-    """Splits the async step tries beside the synchronous ones: generation on 1/8 … 7/8 of the GPUs (an async step
+    """Splits the search tries beside the balance point: generation on 1/8 … 7/8 of the GPUs (an async step
     balances generation against scoring + training: verl's fully_async guidance, "the rollout time and train time
     close"; NeMo RL's 1-step-off recipes halve the GPUs), the rest R shared by scoring and training where
     B / s + C / t is least (B, C their GPU-seconds): s = R · √B / (√B + √C), held to each role's minimum."""
@@ -347,8 +347,8 @@ def _fixed_generation(w: Workload, i: WorkloadInputs, t_min: int, s_min: int) ->
 
 def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Groups,
                    minimums: tuple[int | None, int, int | None]) -> tuple[int, int, int] | None:
-    """The fastest split of the separate GPUs among the fixed one and those near the balance point
-    (``_balanced``), on all G GPUs and on one node (a step never has to span a second node), each role at least
+    """The fastest split of the separate GPUs among the fixed one, those near the balance point (``_balanced``)
+    and generation's eighths (``_async_splits``), on all G GPUs and on one node (a step never has to span a second node), each role at least
     its minimum (``role_minimums``); None when the roles' minimums exceed G."""
     t_min, s_min, g_min = minimums
     if i.rollouts <= 0 or t_min is None or g_min is None or t_min + s_min + g_min > i.gpus:
@@ -357,8 +357,9 @@ def _best_separate(w: Workload, i: WorkloadInputs, engines: Engines, fixed: Grou
         return _fixed_generation(w, i, t_min, s_min)
     layouts = [(fixed.generation, fixed.scoring, fixed.training), *_balanced(w, i, engines, i.gpus, t_min, s_min,
                                                                               g_min)]
-    if i.staleness:
-        layouts += _async_splits(w, i, i.gpus, t_min, s_min, g_min)
+    # generation on 1/8 … 7/8 of the GPUs: the balance point above assumes throughput linear in GPUs, which the
+    # engine's degree and the tail break (16 H100s, 8B CoT: 4 / 4 / 8 balanced, 195 s; 8 / 3 / 5, 174 s)
+    layouts += _async_splits(w, i, i.gpus, t_min, s_min, g_min)
     node = w.gpu.nvlink_domain_gpus
     if i.gpus > node and t_min + s_min + g_min <= node:
         one_node = gpu_groups(node, False)
