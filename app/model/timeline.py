@@ -6,8 +6,9 @@ times every other part of the page quotes:
 - **Colocated** (the hybrid engine): one lane, every GPU taking turns: generation (the batch, then the longest
   response's tail, when most of the engine already waits), scoring, training, then the refit (the new weights into
   the engine, with its sleep and wake).  ``total_s = generation + scoring + training + refit``.
-- **Separate, synchronous**: generation on its GPUs, scoring streaming beside it on its own GPUs while the
-  training GPUs run their share of its forwards (``fwd``: the old log-probs, and every frozen model when there are
+- **Separate, synchronous**: generation on its GPUs, scoring streaming beside it on its own GPUs (drawn ending
+  when the last response is in: it scores responses as they finish) while the training GPUs run their share of its
+  forwards (``fwd``: the old log-probs, and every frozen model when there are
   no scoring GPUs, ``Step.trainer_scores``); training starts when both are done (``max(generation, scoring)``); the weight broadcast
   closes the step on the generation and training GPUs.  Whatever a group does not use, it waits (``idle``).
 - **Separate, staleness ≥ 1**: generation writes the *next* step's responses (``ahead``: the off-policy overlap)
@@ -122,10 +123,17 @@ def step_timeline(s: Step, gpus: int) -> Timeline:
         on_trainer, on_scorers = _scoring_split(s)
         ready = sc if s.staleness else max(g, sc)  # training waits for the scores (and, in step, the last response)
         gen = [*_generation(0.0, s, ahead=bool(s.staleness)), ("idle", g, sync_start, False)]
-        score = [("score", 0.0, on_scorers, False), ("idle", on_scorers, total, False)]
+        # in step, scoring streams the responses as they finish, so its work is drawn ending with the last one
+        # (``ready``), not from 0 s when nothing is written yet; a step ahead, last step's responses are all there
+        def scored(work: float) -> tuple[float, float]:
+            return (0.0, work) if s.staleness else (ready - work, ready)
+
+        a, b = scored(on_scorers)
+        score = [("idle", 0.0, a, False), ("score", a, b, False), ("idle", b, total, False)]
         # the trainer's own forwards (old log-probs, values; the frozen models when there are no scoring GPUs):
         # scoring's work, on the training GPUs — its own part, so the lane does not read as a scoring group
-        train = [("fwd", 0.0, on_trainer, False), ("idle", on_trainer, ready, False),
+        a, b = scored(on_trainer)
+        train = [("idle", 0.0, a, False), ("fwd", a, b, False), ("idle", b, ready, False),
                  ("train", ready, ready + tr, False), ("idle", ready + tr, sync_start, False)]
         gen.append(("sync", sync_start, total, False))
         train.append(("sync", sync_start, total, False))

@@ -79,6 +79,27 @@ def test_one_step_off_policy_overlaps_generation_with_training() -> None:
     assert ahead.total_s < sync.total_s
 
 
+def test_streamed_scoring_ends_with_the_last_response_in_step_and_starts_at_once_a_step_ahead() -> None:
+    """Read 37: step 11 drew scoring over 0–22 s while generation ran to 152 s, scoring what was not yet written.
+    In step (11) the scoring lane's work and the trainer's forwards end when training starts, max(generation,
+    scoring); a step ahead (12) they score last step's responses, from 0 s."""
+    for n, staleness in ((11, 0), (12, 1)):
+        r = evaluate(WALKTHROUGH[n - 1].inputs)
+        t, s = timeline(r), r.step
+        assert s.staleness == staleness
+        lanes = {lane.lane: lane for lane in t.lanes}
+        work = [seg for lane, part in (("score", "score"), ("train", "fwd")) for seg in lanes[lane].segments
+                if seg.part == part]
+        assert len(work) == 2
+        train_start = next(seg.start_s for seg in lanes["train"].segments if seg.part == "train")
+        if staleness:
+            assert [seg.start_s for seg in work] == [0.0, 0.0]
+        else:
+            assert train_start == pytest.approx(max(s.generation_s, s.scoring_s))
+            assert [seg.end_s for seg in work] == [pytest.approx(train_start)] * 2
+            assert all(seg.start_s > 0 for seg in work)
+
+
 def test_colocated_is_one_lane_taking_turns_and_separate_is_one_lane_per_group() -> None:
     co, apart = (timeline(evaluate(WALKTHROUGH[n - 1].inputs)) for n in (10, 11))
     assert [lane.lane for lane in co.lanes] == ["all"] and co.idle_gpu_s == 0.0

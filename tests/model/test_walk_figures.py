@@ -171,8 +171,12 @@ def test_step_12_one_step_off_policy() -> None:
     assert f["score_train_s"] == pytest.approx(f["scoring_s"] + f["training_s"])
     # never longer than the synchronous step, on this layout or on step 11's searched split
     assert f["total_s"] <= f["same_layout_sync_s"] and f["total_s"] < f["sync_total_s"]
-    # the synchronous split is this step's own split without staleness (the async search moves it off step 11's)
-    assert f["sync_total_s"] <= walk_figures(11)["total_s"] * 1.5 and f["co_total_s"] == walk_figures(11)["co_total_s"]
+    # "Keep the split": step 11's split (read 37: the search took 4 / 4 / 8 in step and 8 / 3 / 5 a step ahead, so
+    # the reveal's 174 s "synchronous split" was not step 11's 195 s); the synchronous split is step 11's step
+    eleven = walk_figures(11)
+    assert [f[k] for k in ("gen_gpus", "score_gpus", "train_gpus")] == [eleven[k] for k in ("gen_gpus", "score_gpus",
+                                                                                         "train_gpus")]
+    assert f["sync_total_s"] == pytest.approx(eleven["total_s"]) and f["co_total_s"] == eleven["co_total_s"]
     assert f["saved_pct"] == pytest.approx(100 * (1 - f["total_s"] / f["sync_total_s"]))
     # the reveal: all of scoring and training hide behind generation (the async search balances the two)
     assert f["overlap_s"] == pytest.approx(f["score_train_s"])
