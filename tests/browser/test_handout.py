@@ -97,3 +97,18 @@ def test_after_a_move_the_printed_address_and_code_follow_the_state(page, base_u
     # the same state as the address bar's (the form writes its fields in the form's order, the handout canonically)
     assert state_of(done["url"]) == state_of(page.url) and done["url"].startswith(base_url + "/en/?")
     assert done["qr"]["shown"] and done["svg"] == _qr_of(done["url"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_step_prints_on_two_sheets(page, base_url: str, lang: str) -> None:
+    """Read 37: en steps 11 and 12 printed a blank third A4 sheet (the page's bottom padding spilled over a full
+    second one).  Sheet one: the link, the code, the step and its answer; sheet two: the stage, its diagram, the
+    meters and both charts."""
+    sheets = {}
+    for w in WALKTHROUGH:
+        goto(page, f"{base_url}/{lang}/?{urlencode(w.inputs.query())}")
+        page.emulate_media(media="print")
+        pdf = page.pdf(format="A4", print_background=False)
+        sheets[w.number] = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        page.emulate_media(media="screen")
+    assert {n: k for n, k in sheets.items() if k != 2} == {}
