@@ -34,6 +34,7 @@ class Option:
     factor: float = 1.0   # how far off as a factor, ≥ 1 (max(off, 1 / off))
     points: float = 0.0   # how far off in the figure's own unit, ≥ 0 (|amount − figure|: points for a share)
     high: bool = False    # the notch is above the model's figure
+    seconds: float = 0.0  # a timed choice: the seconds this option stands for (a phase's, a stage's, a step's); 0: none
 
 
 @frozen
@@ -44,17 +45,25 @@ class Prediction:
     unit: str = ""                # an estimate's unit: gb | gpus | pct | x
     answer: float = 0.0           # an estimate: the model's figure
     answer_value: str             # the right option's value
+    answer_s: float = 0.0         # a timed choice: the right option's seconds (how far off a wrong one was)
+    timed_as: str = ""            # timed: part (of a step or a run) | split (the split's step against colocated)
 
     @property
     def right(self) -> Option:
         return next(o for o in self.options if o.correct)
 
 
-def _choice(step: int, scores: dict[str, float]) -> Prediction:
-    """Categories scored by the model: the highest score is the answer (a tie goes to the first listed)."""
+def _choice(step: int, scores: dict[str, float], seconds: dict[str, float] | None = None,
+            timed_as: str = "part") -> Prediction:
+    """Categories scored by the model: the highest score is the answer (a tie goes to the first listed).  Timed
+    (``seconds``, by default the scores themselves when they are seconds): each option carries its seconds, so a
+    wrong guess is told how far off, "2.1 min against 16 min"."""
     best = max(scores, key=lambda k: scores[k])
-    return Prediction(step=step, kind="choice", answer_value=best,
-                      options=tuple(Option(value=k, correct=k == best) for k in scores))
+    timed = seconds or {}
+    return Prediction(step=step, kind="choice", answer_value=best, answer_s=timed.get(best, 0.0),
+                      timed_as=timed_as if timed else "",
+                      options=tuple(Option(value=k, correct=k == best, seconds=timed.get(k, 0.0),
+                                           factor=timed[best] / timed[k] if timed.get(k) else 1.0) for k in scores))
 
 
 def _nearest(notches: tuple[float, ...], figure: float, scale: str) -> int:
@@ -91,7 +100,8 @@ def _p2(f: dict[str, float]) -> Prediction:  # how many GPUs until it fits
 
 
 def _p3(f: dict[str, float]) -> Prediction:  # the costlier stage: one SFT pass or one reward-model epoch
-    return _choice(3, {"sft": f["sft_s"], "reward_model": f["rm_s"]})
+    times = {"sft": f["sft_s"], "reward_model": f["rm_s"]}
+    return _choice(3, times, times)
 
 
 def _p4(f: dict[str, float]) -> Prediction:  # generation's share of the step, %
@@ -99,7 +109,8 @@ def _p4(f: dict[str, float]) -> Prediction:  # generation's share of the step, %
 
 
 def _phase(step: int, f: dict[str, float]) -> Prediction:  # the phase that takes most of the step
-    return _choice(step, {"gen": f["generation_s"], "score": f["scoring_s"], "train": f["training_s"]})
+    times = {"gen": f["generation_s"], "score": f["scoring_s"], "train": f["training_s"]}
+    return _choice(step, times, times)
 
 
 def _p5(f: dict[str, float]) -> Prediction:
@@ -129,16 +140,20 @@ def _p10(f: dict[str, float]) -> Prediction:  # how much faster a step is on twi
 
 
 def _p11(f: dict[str, float]) -> Prediction:  # the split against step 10's colocated hybrid engine
-    return _choice(11, {"faster": float(f["total_s"] < f["co_total_s"]), "slower": float(f["total_s"] > f["co_total_s"])})
+    # timed by the step each answer would mean: "slower" is the split's step, "faster" the hybrid engine's
+    slower = f["total_s"] > f["co_total_s"]
+    times = {"faster": f["co_total_s"] if slower else f["total_s"], "slower": f["total_s"] if slower else f["co_total_s"]}
+    return _choice(11, {"faster": float(not slower), "slower": float(slower)}, times, timed_as="split")
 
 
 def _p12(f: dict[str, float]) -> Prediction:  # the side that sets the step off-policy
-    return _choice(12, {"gen": f["generation_s"], "score_train": f["score_train_s"]})
+    times = {"gen": f["generation_s"], "score_train": f["score_train_s"]}
+    return _choice(12, times, times)
 
 
 def _p13(f: dict[str, float]) -> Prediction:  # what holds an agentic step longest
-    return _choice(13, {"decode": f["decode_s"], "env": f["env_wait_s"], "score": f["scoring_s"],
-                        "train": f["training_s"]})
+    times = {"decode": f["decode_s"], "env": f["env_wait_s"], "score": f["scoring_s"], "train": f["training_s"]}
+    return _choice(13, times, times)
 
 
 _PREDICTIONS: dict[int, Callable[[dict[str, float]], Prediction]] = {

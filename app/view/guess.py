@@ -50,6 +50,9 @@ def _verdict(p: Prediction, o: Option) -> tuple[str, dict]:
     if o.correct:
         return "guess.verdict.right", {}
     if p.kind == "choice":
+        if o.seconds and p.answer_s:  # a timed choice: both sides' seconds, and the right one's as a multiple
+            return f"guess.verdict.wrong_{p.timed_as}", {"guess_s": o.seconds, "answer_s": p.answer_s,
+                                                         "factor": o.factor}
         return "guess.verdict.wrong", {}
     way = "high" if o.high else "low"
     if p.unit == "pct":

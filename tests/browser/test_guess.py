@@ -4,6 +4,7 @@ step's [data-guess] records a prediction and the answer shows it with the verdic
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -109,6 +110,8 @@ def test_a_choice_guess_is_shown_beside_the_answer_with_the_models_verdict(page:
     # the verdict names the model's longest phase, as the page's own label for it
     label = box.locator(f"input[value={longest}] + span").inner_text()
     assert label in shown.inner_text()
+    # and how far off: both phases' times, the longest as a multiple of the guess (read 37)
+    assert re.search(r"\d(\.\d)?× as long|是它的 \d+(\.\d)? 倍", shown.inner_text()), shown.inner_text()
 
 
 def test_an_estimate_guess_says_how_far_off_it_was(page: Page, base_url: str) -> None:

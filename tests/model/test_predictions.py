@@ -81,9 +81,22 @@ def test_the_verdicts_say_how_far_off() -> None:
     high = next(o for o in share.options if o.label_args["v"] == 90)
     assert high.verdict_key == "guess.verdict.high_points"
     assert high.verdict_args["points"] == pytest.approx(90 - answer)
-    choice = guess_vm(11)
-    assert {o.value: o.verdict_key for o in choice.options} == {
-        "faster": "guess.verdict.wrong", "slower": "guess.verdict.right"}
+    # a wrong choice is told how far off too (read 37: "Your guess: faster. The model says slower." and no more):
+    # step 11, the split's step against the hybrid engine's, 174.3 s / 110.1 s = 1.58×
+    f = walk_figures(11)
+    choice = {o.value: o for o in guess_vm(11).options}
+    assert {k: o.verdict_key for k, o in choice.items()} == {
+        "faster": "guess.verdict.wrong_split", "slower": "guess.verdict.right"}
+    assert choice["faster"].verdict_args == {"guess_s": f["co_total_s"], "answer_s": f["total_s"],
+                                             "factor": pytest.approx(f["total_s"] / f["co_total_s"])}
+    assert 1.5 < choice["faster"].verdict_args["factor"] < 1.7
+    # step 3: one SFT pass (960 s) against one reward-model epoch, the longer stage: its seconds over the SFT's
+    f = walk_figures(3)
+    sft = next(o for o in guess_vm(3).options if o.value == "sft")
+    assert sft.verdict_key == "guess.verdict.wrong_part"
+    assert sft.verdict_args == {"guess_s": 960.0, "answer_s": f["rm_s"], "factor": pytest.approx(f["rm_s"] / 960.0)}
+    # a choice with no seconds (the KL meter's level) says only what the model says
+    assert {o.verdict_key for o in guess_vm(6).options if not o.right} == {"guess.verdict.wrong"}
 
 
 @pytest.mark.parametrize("lang", LANGS)
