@@ -92,17 +92,34 @@ def test_presenter_at_1080p_is_readable_from_the_back(open_page, base_url: str, 
     assert [s for s, ok in opened["in_view"].items() if not ok] == [], f"step {n}: off the screen, answer open"
 
 
+# a wrong guess locked in, as a class does before the answer opens: its verdict heads the answer (read 38: en steps
+# 10–13 then ran 20–52 px past 1,080 px, Prev / Next cut at the screen's edge)
+LOCK_WRONG = """() => { const box = document.querySelector('[data-guess]');
+  const wrong = [...document.querySelectorAll('[data-guess-verdict]:not([data-right])')].map((p) => p.dataset.guessVerdict);
+  if (!box || !wrong.length) return null;
+  const v = wrong[wrong.length - 1];
+  if (box.dataset.guess === 'choice') box.querySelector(`input[value="${v}"]`).click();
+  else { const r = box.querySelector('input[type=range]'); r.value = v; r.dispatchEvent(new Event('input', {bubbles: true})); }
+  box.querySelector('[data-guess-commit]').click();
+  return v; }"""
+
+
+@pytest.mark.parametrize("guessed", [False, True], ids=["no-guess", "wrong-guess"])
 @pytest.mark.parametrize("viewport", [FULL_HD, HD], ids=["1920", "1280"])
 @pytest.mark.parametrize("lang", LANGS)
-def test_presenter_fits_every_open_answer(open_page, base_url: str, lang: str, viewport: dict) -> None:
+def test_presenter_fits_every_open_answer(open_page, base_url: str, lang: str, viewport: dict, guessed: bool) -> None:
     page = open_page(viewport=viewport)
     over = {}
     for w in WALKTHROUGH:
         goto(page, _url(base_url, lang, w.number))
         page.guard.settle(page)
         assert page.evaluate(MEASURE)["height"] <= viewport["height"] + 2, f"step {w.number}: scrolls, answer shut"
+        if guessed:
+            assert page.evaluate(LOCK_WRONG) is not None, f"step {w.number}: no wrong answer to guess"
         page.keyboard.press("r")
         expect(page.locator("details.walk-reveal")).to_have_attribute("open", "")
+        if guessed:
+            expect(page.locator("[data-guess-result] [data-guess-verdict]:visible")).to_have_count(1)
         fit = page.evaluate(OPEN_FITS)
         if max(fit["reveal"], fit["takeaway"], fit["nav"]) > viewport["height"] + 1:
             over[w.number] = fit
