@@ -178,6 +178,8 @@ def test_step_12_one_step_off_policy() -> None:
                                                                                          "train_gpus")]
     assert f["sync_total_s"] == pytest.approx(eleven["total_s"]) and f["co_total_s"] == eleven["co_total_s"]
     assert f["saved_pct"] == pytest.approx(100 * (1 - f["total_s"] / f["sync_total_s"]))
+    # "the longer of the two sides, here generation" (read 38: the answer never named it)
+    assert f["generation_s"] >= f["score_train_s"]
     # the reveal: all of scoring and training hide behind generation (the async search balances the two)
     assert f["overlap_s"] == pytest.approx(f["score_train_s"])
     # the equal-GPU comparison (issue 26): on the same 16 GPUs async beats the colocated synchronous step, and
